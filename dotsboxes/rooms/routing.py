@@ -1,0 +1,3 @@
+"""WebSocket routes (pushes only: moves travel over HTTP)."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,204 @@
+"""Game records: a header with the size, then numbered turns.
+
+A turn is everything one player draws before play passes: every edge in it but
+the last claims a box (the last may too, when it ends the game or the record
+stops mid-turn).  Edges of one turn are separated by commas::
+
+    Dots and Boxes
+    Size: 3 x 3 boxes (4 x 4 dots)
+    Blue: Ada
+    Red: Computer (master)
+
+    1. c3-d3  2. b4-b5, d3-e3  3. a1-a2
+
+``format_record(parse_record(text)) == text`` for every record this module
+writes, and ``parse_record(format_record(r)) == r`` for every record.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .board import Board
+from .edges import Edge
+from .errors import InvalidRecordError, RulesError
+
+TITLE = "Dots and Boxes"
+_SIZE_RE = re.compile(
+    r"^(\d+)\s*x\s*(\d+)\s+boxes(?:\s*\(\s*(\d+)\s*x\s*(\d+)\s+dots\s*\))?$", re.I
+)
+_TURN_NO_RE = re.compile(r"^(\d+)\.$")
+LINE_WIDTH = 78
+
+
+@dataclass
+class GameRecord:
+    """A game as a size, optional headers and a list of turns (lists of edges)."""
+
+    width: int = 5
+    height: int = 5
+    turns: list[list[Edge]] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def edges(self) -> list[Edge]:
+        """Every edge in the order drawn."""
+        return [e for turn in self.turns for e in turn]
+
+    def board(self) -> Board:
+        """Replay the record on a fresh board (the record is assumed valid)."""
+        board = Board(self.width, self.height)
+        for edge in self.edges:
+            board.play(edge)
+        return board
+
+    @classmethod
+    def from_board(cls, board: Board, headers: dict[str, str] | None = None) -> GameRecord:
+        """The record of every edge pushed on ``board``, grouped into turns."""
+        return cls(board.width, board.height, group_turns(board), dict(headers or {}))
+
+
+def group_turns(board: Board) -> list[list[Edge]]:
+    """Group the board's move stack into turns: a turn ends where the mover changes."""
+    replay = Board(board.width, board.height)
+    turns: list[list[Edge]] = []
+    mover = None
+    for edge in board.move_stack:
+        if replay.turn is not mover:
+            turns.append([])
+            mover = replay.turn
+        turns[-1].append(edge)
+        replay.push(edge)
+    return turns
+
+
+def format_record(record: GameRecord) -> str:
+    """Write a record as text (see the module docstring for the format)."""
+    w, h = record.width, record.height
+    lines = [TITLE, f"Size: {w} x {h} boxes ({w + 1} x {h + 1} dots)"]
+    for key, value in record.headers.items():
+        lines.append(f"{key}: {value}")
+    lines.append("")
+    row = ""
+    for n, turn in enumerate(record.turns, start=1):
+        chunk = f"{n}. " + ", ".join(str(e) for e in turn)
+        if row and len(row) + 2 + len(chunk) > LINE_WIDTH:
+            lines.append(row)
+            row = chunk
+        else:
+            row = f"{row}  {chunk}" if row else chunk
+    if row:
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read and replay a record; raise :class:`InvalidRecordError` naming the turn and edge.
+
+    The header needs a ``Size:`` line; a title line and other ``Key: value``
+    lines are optional and kept.  Every turn is checked against the rules: the
+    numbering, that each edge can be drawn, and that play passes exactly where
+    a turn ends.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidRecordError("the record is empty")
+    lines = text.replace("\r\n", "\n").split("\n")
+    headers: dict[str, str] = {}
+    size: tuple[int, int] | None = None
+    body_start = len(lines)
+    for n, raw in enumerate(lines):
+        line = raw.strip()
+        if not line or line.lower() == TITLE.lower():
+            continue
+        if re.match(r"^\d+\.", line):
+            body_start = n
+            break
+        key, sep, value = line.partition(":")
+        if not sep or not key.strip():
+            raise InvalidRecordError(f"header line {n + 1} is not 'Key: value': {line!r}")
+        key, value = key.strip(), value.strip()
+        if key.lower() == "size":
+            size = _parse_size(value)
+        else:
+            headers[key] = value
+    if size is None:
+        raise InvalidRecordError("the record has no 'Size: W x H boxes' line")
+    width, height = size
+    try:
+        board = Board(width, height)
+    except RulesError as exc:
+        raise InvalidRecordError(f"bad size: {exc}") from None
+    turns = _parse_turns(" ".join(lines[body_start:]), board)
+    return GameRecord(width, height, turns, headers)
+
+
+def _parse_size(value: str) -> tuple[int, int]:
+    match = _SIZE_RE.match(value.strip())
+    if not match:
+        raise InvalidRecordError(f"size {value!r} should read like '5 x 5 boxes (6 x 6 dots)'")
+    w, h, dw, dh = match.groups()
+    w, h = int(w), int(h)
+    if dw is not None and (int(dw), int(dh)) != (w + 1, h + 1):
+        raise InvalidRecordError(
+            f"size {value!r} contradicts itself: {w} x {h} boxes have {w + 1} x {h + 1} dots"
+        )
+    return w, h
+
+
+def _parse_turns(body: str, board: Board) -> list[list[Edge]]:
+    # Split into "N." markers and edge lists; commas separate edges of one turn.
+    tokens = re.findall(r"\d+\.(?!\d)|[^\s,]+(?:\s*-\s*[^\s,]+)?|,", body)
+    turns: list[list[Edge]] = []
+    expected = 1
+    i = 0
+    while i < len(tokens):
+        marker = _TURN_NO_RE.match(tokens[i])
+        if not marker:
+            raise InvalidRecordError(
+                f"expected turn number {expected}. but found {tokens[i]!r}", turn=expected
+            )
+        if int(marker.group(1)) != expected:
+            raise InvalidRecordError(
+                f"turn {expected} is numbered {marker.group(1)}", turn=expected
+            )
+        i += 1
+        turn: list[Edge] = []
+        while True:
+            if i >= len(tokens) or _TURN_NO_RE.match(tokens[i]):
+                raise InvalidRecordError(f"turn {expected} has no edge", turn=expected)
+            turn.append(_play_in_turn(board, tokens[i], expected, turn))
+            i += 1
+            if i < len(tokens) and tokens[i] == ",":
+                i += 1
+                continue
+            break
+        turns.append(turn)
+        if i < len(tokens) and board.move_stack and _claimed_last(board):
+            raise InvalidRecordError(
+                f"turn {expected} ends after {turn[-1]} claimed a box, but the same player "
+                f"moves again: list the next edge in turn {expected}",
+                turn=expected,
+                edge=str(turn[-1]),
+            )
+        expected += 1
+    return turns
+
+
+def _play_in_turn(board: Board, token: str, turn_no: int, turn: list[Edge]) -> Edge:
+    if turn and not _claimed_last(board):
+        raise InvalidRecordError(
+            f"turn {turn_no}: {turn[-1]} claimed no box, so play passed before {token}",
+            turn=turn_no,
+            edge=token,
+        )
+    try:
+        edge = board.parse_edge(token)
+        board.play(edge)
+    except RulesError as exc:
+        raise InvalidRecordError(f"turn {turn_no}: {exc}", turn=turn_no, edge=token) from None
+    return edge
+
+
+def _claimed_last(board: Board) -> bool:
+    return bool(board.last_claimed)

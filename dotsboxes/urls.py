@@ -1,0 +1,15 @@
+"""Top-level URLs: each app owns its own ``urls.py``."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("play/", include("dotsboxes.games.urls")),
+    path("rooms/", include("dotsboxes.rooms.urls")),
+    path("learn/", include("dotsboxes.guide.urls")),
+    path("admin/", admin.site.urls),
+]

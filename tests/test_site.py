@@ -1,0 +1,69 @@
+"""The site shell: home page, navigation, health check, production settings."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.urls import reverse
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_home_page_offers_every_section(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for url in ("games:new", "rooms:lobby", "guide:index", "guide:rules"):
+        assert f'href="{reverse(url)}' in html
+    assert "Play the computer" in html and "Play on one device" in html
+
+
+def test_every_page_carries_csrf_for_htmx_and_serves_htmx_locally(client):
+    html = client.get(reverse("home")).content.decode()
+    assert 'hx-headers=\'{"x-csrftoken":' in html
+    assert "/static/django_htmx/" in html or "htmx" in html
+    assert "unpkg.com" not in html and "cdn" not in html.lower()
+
+
+def test_health_check_answers_when_the_database_does(db, client):
+    response = client.get(reverse("healthz"))
+    assert response.json() == {"status": "ok"}
+
+
+def test_deploy_check_is_clean_with_production_settings():
+    # A production process never has the test suite's async escape hatch set.
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env |= {
+        "DEBUG": "0",
+        "SECRET_KEY": "x7!" + "k" * 60 + "q9$Zp",
+        "ALLOWED_HOSTS": "dotsboxes.example",
+        "DJANGO_SETTINGS_MODULE": "dotsboxes.settings",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env.update(DEBUG="0", ALLOWED_HOSTS="dotsboxes.example")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
