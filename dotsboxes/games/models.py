@@ -1,0 +1,157 @@
+"""Games and their moves.  The move list is the truth: the board is rebuilt by
+replaying it (from ``start_key`` when a game starts from a set position)."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+
+from dotsboxes.rules import Board, Edge, Player
+
+SIZE_VALIDATORS = [MinValueValidator(1), MaxValueValidator(9)]
+
+
+def new_public_id() -> str:
+    """An unguessable URL id: game ids in URLs must not be enumerable."""
+    return secrets.token_urlsafe(9)
+
+
+class Side(models.TextChoices):
+    BLUE = "blue", "Blue"
+    RED = "red", "Red"
+
+    @classmethod
+    def of(cls, player: Player) -> Side:
+        return cls.BLUE if player is Player.BLUE else cls.RED
+
+    @property
+    def player(self) -> Player:
+        return Player.BLUE if self == Side.BLUE else Player.RED
+
+
+class Game(models.Model):
+    class Mode(models.TextChoices):
+        COMPUTER = "computer", "Against the computer"
+        LOCAL = "local", "Two players on one device"
+        ONLINE = "online", "Online room"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Result(models.TextChoices):
+        NONE = "", "No result yet"
+        BLUE = "blue", "Blue won"
+        RED = "red", "Red won"
+        TIE = "tie", "Tie on boxes"  # equal totals when every edge is drawn
+        DRAW = "draw", "Draw agreed"  # agreed by the players: not a tie on boxes
+
+    class Termination(models.TextChoices):
+        NONE = "", "Not over"
+        COMPLETED = "completed", "Every edge drawn"
+        RESIGNED = "resigned", "Resignation"
+        AGREED = "agreed", "Draw by agreement"
+        ABORTED = "aborted", "Aborted"
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    width = models.PositiveSmallIntegerField(default=5, validators=SIZE_VALIDATORS)
+    height = models.PositiveSmallIntegerField(default=5, validators=SIZE_VALIDATORS)
+    # A set starting position (Board.key()), empty for a game from the empty board.
+    start_key = models.CharField(max_length=120, blank=True, default="")
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.COMPUTER)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    result = models.CharField(max_length=5, choices=Result.choices, blank=True, default="")
+    termination = models.CharField(
+        max_length=10, choices=Termination.choices, blank=True, default=""
+    )
+    # Bumped by every change; clients send it with each action, pushes carry it.
+    version = models.PositiveIntegerField(default=0)
+
+    blue_name = models.CharField(max_length=40, default="Blue")
+    red_name = models.CharField(max_length=40, default="Red")
+    blue_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    red_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # Anonymous seats belong to a browser: a random token kept in its session.
+    blue_token = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    red_token = models.CharField(max_length=64, blank=True, default="", db_index=True)
+
+    computer_side = models.CharField(max_length=4, choices=Side.choices, blank=True, default="")
+    computer_level = models.CharField(max_length=20, blank=True, default="")
+    hints_used = models.PositiveSmallIntegerField(default=0)
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["mode", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.width}x{self.height} {self.get_mode_display()} {self.public_id}"
+
+    def get_absolute_url(self) -> str:
+        if self.mode == self.Mode.ONLINE:
+            return reverse("rooms:room", args=[self.public_id])
+        return reverse("games:game", args=[self.public_id])
+
+    @property
+    def size_text(self) -> str:
+        return f"{self.width} x {self.height} boxes ({self.width + 1} x {self.height + 1} dots)"
+
+    def start_board(self) -> Board:
+        return Board.from_key(self.start_key) if self.start_key else Board(self.width, self.height)
+
+    def board(self, *, ply: int | None = None) -> Board:
+        """Replay the stored moves (the first ``ply`` of them) on the start position."""
+        board = self.start_board()
+        moves = self.moves.order_by("ply").values_list("edge", flat=True)
+        if ply is not None:
+            moves = moves[: max(ply, 0)]
+        for text in moves:
+            board.play(Edge.parse(text))
+        return board
+
+    def name_of(self, side: Side | Player) -> str:
+        blue = side in (Side.BLUE, Player.BLUE)
+        return self.blue_name if blue else self.red_name
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()  # 1-based count of edges drawn in this game
+    edge = models.CharField(max_length=8)  # canonical dot-pair notation, e.g. "c3-d3"
+    side = models.CharField(max_length=4, choices=Side.choices)
+    # Drawn by the computer: its own move, a timed-out turn or a stand-in for an absent player.
+    by_computer = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="unique_move_per_ply"),
+            models.UniqueConstraint(fields=["game", "edge"], name="unique_edge_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ply}. {self.edge} ({self.side})"
