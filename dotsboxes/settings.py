@@ -55,6 +55,8 @@ INSTALLED_APPS = [
     "dotsboxes.games",
     "dotsboxes.rooms",
     "dotsboxes.guide",
+    "dotsboxes.accounts",
+    "dotsboxes.reports",
 ]
 
 MIDDLEWARE = [

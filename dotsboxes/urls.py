@@ -11,5 +11,7 @@ urlpatterns = [
     path("play/", include("dotsboxes.games.urls")),
     path("rooms/", include("dotsboxes.rooms.urls")),
     path("learn/", include("dotsboxes.guide.urls")),
+    path("accounts/", include("dotsboxes.accounts.urls")),
+    path("reports/", include("dotsboxes.reports.urls")),
     path("admin/", admin.site.urls),
 ]

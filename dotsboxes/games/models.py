@@ -95,6 +95,8 @@ class Game(models.Model):
     computer_side = models.CharField(max_length=4, choices=Side.choices, blank=True, default="")
     computer_level = models.CharField(max_length=20, blank=True, default="")
     hints_used = models.PositiveSmallIntegerField(default=0)
+    # Rated games (online, both players signed in) update both players' ratings when finished.
+    rated = models.BooleanField(default=False)
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )

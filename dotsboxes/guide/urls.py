@@ -16,4 +16,10 @@ urlpatterns = [
         {"title": "Rules", "blurb": "The exact rules of Dots and Boxes."},
         name="rules",
     ),
+    path(
+        "from-game/<str:public_id>/",
+        coming,
+        {"title": "Learn from this game", "blurb": "Retry the moves that lost boxes."},
+        name="from_game",
+    ),
 ]
