@@ -34,7 +34,7 @@ from . import search as _search
 from .analysis import Analysis, analyse
 
 LEVELS = ("beginner", "casual", "club", "expert", "master")
-DEFAULT_LEVEL = "club"
+DEFAULT_LEVEL = "casual"
 
 #: Search nodes per second of budget.  About half of what one core of the
 #: reference machine manages, so a search normally ends well inside its budget.
