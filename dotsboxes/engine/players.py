@@ -40,7 +40,14 @@ DEFAULT_LEVEL = "casual"
 #: reference machine manages, so a search normally ends well inside its budget.
 NODE_RATE = 10_000
 #: Solver nodes per second of budget (same margin).
-SOLVER_RATE = 20_000
+SOLVER_RATE = 40_000
+#: Share of the master's budget offered to the solver when it may finish.
+SOLVER_SHARE = 0.6
+#: The master tries the solver with at most this many safe edges left, or at
+#: most this many edges left at all (5 x 5 games are solved around 6 to 8 safe
+#: edges before the end of the safe phase).
+SOLVER_SAFE_EDGES = 10
+SOLVER_EDGES = 30
 #: Depth limit of the expert's search (the master's is unlimited).
 EXPERT_DEPTH = 3
 #: Seconds kept back from the budget for work around the search.
@@ -174,21 +181,31 @@ def _master(
 ) -> tuple[Edge, int | None, bool]:
     """Master's move, its value if known, and whether that value is exact."""
     solver = _solver()
-    share = 0.5  # of the budget offered to the solver before searching
-    if solver is not None:
+    share = 0.0  # of the budget spent on the solver
+    if solver is not None and _worth_solving(board):
+        share = SOLVER_SHARE
+        # A cold table: whether the solver finishes must not depend on earlier calls.
+        solver.clear_cache()
         solution = solver.solve(
             board,
             budget=max(0.01, (deadline - time.perf_counter()) * share),
             max_nodes=max(100, int(budget * share * SOLVER_RATE)),
         )
         if solution is not None and solution.best:
-            best = sorted(solution.best, key=board.index)
             rng = random.Random(f"{seed}:master:{board.key()}")
-            captures = [e for e in best if board.claims(e)]
-            return rng.choice(captures or best), solution.value, True
+            captures = [e for e in solution.best if board.claims(e)]
+            return rng.choice(captures or list(solution.best)), solution.value, True
     nodes = max(200, int(budget * (1 - share) * NODE_RATE))
     result = _search.search(board, max_nodes=nodes, deadline=deadline, seed=seed)
     return result.edge, result.value, result.exact
+
+
+def _worth_solving(board: Board) -> bool:
+    """Few enough safe edges (or edges at all) that the solver may finish."""
+    if len(board.legal_moves) <= SOLVER_EDGES:
+        return True
+    safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+    return safe <= SOLVER_SAFE_EDGES
 
 
 # -- hints -------------------------------------------------------------------------

@@ -157,3 +157,30 @@ def test_the_program_flushes_each_answer_before_reading_the_next_command():
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_the_readme_example_session_is_what_the_engine_answers():
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("An example session")
+    block = readme[readme.index("```\n", start) + 4 : readme.index("\n```", start)]
+    commands, expected = [], []
+    for line in block.splitlines():
+        if line.startswith("> "):
+            commands.append(line[2:])
+        else:
+            expected.append(line)
+    result = subprocess.run(
+        [sys.executable, "-m", "dotsboxes.engine"],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    answers = result.stdout.splitlines()
+    assert len(answers) == len(expected)
+    for got, want in zip(answers, expected, strict=True):
+        if want.startswith("bestmove"):  # a timed search: only its shape is certain
+            assert got.startswith("bestmove ")
+        else:
+            assert got == want
