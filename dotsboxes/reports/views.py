@@ -49,6 +49,15 @@ def game_url(game: Game) -> str | None:
         return None
 
 
+def replay_url(game: Game, ply: int) -> str | None:
+    """The games app's replay of ``game`` at ``ply``, or its page, or ``None``."""
+    try:
+        return f"{reverse('games:replay', args=[game.public_id])}?ply={ply}"
+    except NoReverseMatch:
+        url = game_url(game)
+        return f"{url}?ply={ply}" if url else None
+
+
 def _ply(value: str | None, moves: int, default: int) -> int:
     """A ply from the query string, kept within the game; ``default`` when unreadable."""
     try:
@@ -150,12 +159,11 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     moves = list(game.moves.order_by("ply").values_list("ply", "edge", "side"))
     ply = _ply(request.GET.get("ply"), len(moves), default=min(report.ply, len(moves)))
     board = _position(game, ply)
-    url = game_url(game)
     context = {
         "report": report,
         "game": game,
-        "game_url": url,
-        "replay_url": f"{url}?ply={ply}" if url else None,
+        "game_url": game_url(game),
+        "replay_url": replay_url(game, ply),
         "ply": ply,
         "moves": moves,
         "last": len(moves),

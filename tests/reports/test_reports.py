@@ -65,7 +65,7 @@ def test_the_report_page_shows_the_position_at_the_ply_and_the_form(client, game
     response = client.get(new_url(game, 5))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "<svg" in html and html.count('class="edge drawn"') == 5
+    assert "<svg" in html and html.count('class="edge drawn') == 5
     assert "after 5 of 17 edges" in html
     for label in ("A rule was applied wrongly", "The computer misbehaved", "Offensive chat"):
         assert label in html
@@ -187,19 +187,22 @@ def test_the_detail_shows_the_report_beside_the_replay_at_its_ply(client, staff,
     client.force_login(staff)
     html = client.get(report.get_absolute_url()).content.decode()
     assert "The box was not given to me." in html
-    assert "after 5 of 17 edges" in html and html.count('class="edge drawn"') == 5
+    assert "after 5 of 17 edges" in html and html.count('class="edge drawn') == 5
     assert report.position_key in html
     assert 'href="?ply=4" rel="prev"' in html and 'href="?ply=6" rel="next"' in html
     assert html.count('aria-current="step"') == 1
+    replay = reverse("games:replay", args=[game.public_id]) + "?ply=5"
+    assert f'href="{replay}"' in html
+    assert client.get(replay).status_code == 200
 
 
 def test_staff_step_through_the_replay_to_the_start_and_the_end(client, staff, game):
     report = report_on(game, ply=5)
     client.force_login(staff)
     start = client.get(report.get_absolute_url() + "?ply=0").content.decode()
-    assert 'class="edge drawn"' not in start and 'rel="prev"' not in start
+    assert 'class="edge drawn' not in start and 'rel="prev"' not in start
     end = client.get(report.get_absolute_url() + "?ply=17").content.decode()
-    assert end.count('class="edge drawn"') == 17 and 'rel="next"' not in end
+    assert end.count('class="edge drawn') == 17 and 'rel="next"' not in end
     assert "Game over" in end
 
 
