@@ -77,9 +77,9 @@ def clickable(
     )
     picture = diagram(board, highlight=highlight, title=title)
     return format_html(
-        '<div class="pick-board" style="--cell-w:{:.3f}%;--cell-h:{:.3f}%">{}{}</div>',
-        100 * CELL / width,
-        100 * CELL / height,
+        '<div class="pick-board" style="--cell-w:{}%;--cell-h:{}%">{}{}</div>',
+        f"{100 * CELL / width:.3f}",
+        f"{100 * CELL / height:.3f}",
         picture,
         buttons,
     )

@@ -12,6 +12,8 @@
   moment a chain was opened.
 """
 
+# ruff: noqa: RUF001 - the texts use real typography (multiplication sign, en dash).
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -88,8 +88,9 @@ def from_picture(picture: str, *, turn: str | Player = "blue") -> Board:
         closed = built.sides(box) == 4
         if closed != (box in letters):
             state = "closed but has no owner letter" if closed else "has a letter but is open"
-            raise PictureError(f"box {box} (column {box % width + 1}, row {box // width + 1}) "
-                               f"is {state}")
+            raise PictureError(
+                f"box {box} (column {box % width + 1}, row {box // width + 1}) is {state}"
+            )
     return built
 
 

@@ -7,6 +7,8 @@ The test suite checks both against the engine's exact solver, so a study
 that claims something the game does not bear out fails the build.
 """
 
+# ruff: noqa: RUF001 - the texts use real typography (multiplication sign, en dash).
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -153,8 +155,18 @@ STUDIES: tuple[Study, ...] = (
         ),
         best=frozenset(
             {
-                "a1-a2", "b1-b2", "c1-c2", "d1-d2", "a2-a3", "b2-b3",
-                "c2-c3", "d2-d3", "a3-a4", "b3-b4", "c3-c4", "d3-d4",
+                "a1-a2",
+                "b1-b2",
+                "c1-c2",
+                "d1-d2",
+                "a2-a3",
+                "b2-b3",
+                "c2-c3",
+                "d2-d3",
+                "a3-a4",
+                "b3-b4",
+                "c3-c4",
+                "d3-d4",
             }
         ),
         value=-1,
