@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 REVIEW_TTL = 60 * 60 * 24
 PENDING_TTL = 120  # a review that has not answered by then is started again
-BUDGET_PER_POSITION = 1.0
+BUDGET_PER_POSITION = 3.0
 TOTAL_BUDGET = 20.0
 MODES = (Game.Mode.COMPUTER, Game.Mode.LOCAL)
 
@@ -104,7 +104,8 @@ def _mistakes(game: Game, moves: list, review: dict) -> list[dict]:
 @require_http_methods(["GET"])
 def from_game(request: HttpRequest, public_id: str) -> HttpResponse:
     game, reason = _game_or_reason(public_id)
-    context = {"game": game, "reason": reason}
+    back = reverse("games:game", args=[game.public_id]) if game.mode in MODES else ""
+    context = {"game": game, "reason": reason, "back": back}
     if reason:
         return render(request, "guide/from_game.html", context)
     moves = list(game.moves.order_by("ply"))
