@@ -95,6 +95,9 @@ class Game(models.Model):
     computer_side = models.CharField(max_length=4, choices=Side.choices, blank=True, default="")
     computer_level = models.CharField(max_length=20, blank=True, default="")
     hints_used = models.PositiveSmallIntegerField(default=0)
+    # Box totals, kept in step with the moves by the services so lists need no replay.
+    blue_score = models.PositiveSmallIntegerField(default=0)
+    red_score = models.PositiveSmallIntegerField(default=0)
     # Rated games (online, both players signed in) update both players' ratings when finished.
     rated = models.BooleanField(default=False)
     rematch_of = models.ForeignKey(
@@ -137,6 +140,16 @@ class Game(models.Model):
     def name_of(self, side: Side | Player) -> str:
         blue = side in (Side.BLUE, Player.BLUE)
         return self.blue_name if blue else self.red_name
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    def is_computer(self, side: Side | Player) -> bool:
+        """True if the computer plays ``side`` in this game."""
+        if isinstance(side, Player):
+            side = Side.of(side)
+        return bool(self.computer_side) and side == self.computer_side
 
 
 class Move(models.Model):

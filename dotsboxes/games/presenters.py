@@ -1,13 +1,24 @@
-"""Board pictures: a pure function from a rules ``Board`` to SVG markup.
+"""Board pictures and game summaries: pure functions of a rules ``Board``.
 
 Like ``chess.svg.board``: keyword-only options, no Django, no state.  The play
 page, the replay, the guide's diagrams and the studies all draw through here,
 so a picture can never disagree with the rules.
+
+* :func:`board_svg` draws a board.  By default it is a static picture
+  (``role="img"``) for diagrams.  With ``interactive=True`` every undrawn edge
+  becomes a focusable ``<g class="slot" role="button" data-edge="c3-d3">``
+  whose hit area is the diamond between its two dots and the neighbouring box
+  centres (the whole board is a touch target); ``static/js/board.js`` turns a
+  click or Enter on a slot into a post of the enclosing move form.
+* :func:`history` lists every edge with who drew it and what it claimed;
+  :func:`turns` groups it into turns; :func:`status_sentence` says the last
+  turn in one sentence for screen readers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from dotsboxes.rules import Board, Edge, Player
@@ -17,21 +28,143 @@ MARGIN = 30
 COLOURS = {Player.BLUE: "#0b63c4", Player.RED: "#c2410c"}
 FILLS = {Player.BLUE: "#dbeafe", Player.RED: "#ffedd5"}
 INITIALS = {Player.BLUE: "B", Player.RED: "R"}
+INK = "#1f2937"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One drawn edge: its 1-based ply, who drew it and the boxes it claimed."""
+
+    ply: int
+    edge: Edge
+    player: Player
+    claimed: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A run of edges by one player (play passes after the last one)."""
+
+    number: int
+    player: Player
+    steps: tuple[Step, ...]
+
+    @property
+    def edges(self) -> list[Edge]:
+        return [s.edge for s in self.steps]
+
+    @property
+    def claimed(self) -> int:
+        return sum(len(s.claimed) for s in self.steps)
+
+    @property
+    def first_ply(self) -> int:
+        return self.steps[0].ply
+
+    @property
+    def last_ply(self) -> int:
+        return self.steps[-1].ply
+
+    @property
+    def text(self) -> str:
+        return ", ".join(str(e) for e in self.edges)
+
+
+def history(board: Board) -> list[Step]:
+    """Every edge on the board's move stack with its mover and claims.
+
+    Works for boards that started from a position key too: the stack is
+    unwound on a copy to find the start, then replayed.
+    """
+    start = board.copy()
+    while start.move_stack:
+        start.pop()
+    steps = []
+    for ply, edge in enumerate(board.move_stack, start=1):
+        mover = start.turn
+        steps.append(Step(ply, edge, mover, start.push(edge)))
+    return steps
+
+
+def turns(board: Board, steps: Sequence[Step] | None = None) -> list[Turn]:
+    """The board's moves grouped into turns."""
+    groups: list[list[Step]] = []
+    for step in history(board) if steps is None else steps:
+        if groups and groups[-1][-1].player is step.player and groups[-1][-1].claimed:
+            groups[-1].append(step)
+        else:
+            groups.append([step])
+    return [Turn(n, g[0].player, tuple(g)) for n, g in enumerate(groups, start=1)]
 
 
 def edge_owners(board: Board) -> dict[Edge, Player]:
-    """Who drew each drawn edge, by replaying the board's move stack."""
-    replay = Board(board.width, board.height)
-    owners: dict[Edge, Player] = {}
-    for edge in board.move_stack:
-        owners[edge] = replay.turn
-        replay.push(edge)
-    return owners
+    """Who drew each edge on the board's move stack."""
+    return {step.edge: step.player for step in history(board)}
+
+
+def _claims_text(n: int) -> str:
+    return "a box" if n == 1 else f"{n} boxes"
+
+
+def status_sentence(board: Board, *, computer: Player | None = None) -> str:
+    """The last turn and what comes next, in one sentence.
+
+    >>> b = Board(1, 1)
+    >>> for e in ("a1-b1", "a2-b2", "a1-a2", "b1-b2"):
+    ...     _ = b.play(e)
+    >>> status_sentence(b)
+    'Red draws b1-b2 and claims a box; the game is over: Red wins 1 to 0.'
+    """
+    all_turns = turns(board)
+    if all_turns:
+        last = all_turns[-1]
+        verb = f"{last.player} draws {last.text}"
+        if last.claimed:
+            verb += f" and claims {_claims_text(last.claimed)}"
+    else:
+        verb = ""
+    outcome = board.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            nxt = f"the game is over: a tie, {outcome.blue} boxes each"
+        else:
+            nxt = (
+                f"the game is over: {outcome.winner} wins "
+                f"{max(outcome.scores)} to {min(outcome.scores)}"
+            )
+    elif all_turns and all_turns[-1].player is board.turn:
+        nxt = f"{board.turn} moves again"
+    elif board.turn is computer:
+        nxt = f"the computer ({board.turn}) is thinking"
+    else:
+        nxt = f"{board.turn} to move"
+    if not verb:
+        return nxt[0].upper() + nxt[1:] + "."
+    return f"{verb}; {nxt}."
 
 
 def _xy(x: int, y: int, height: int) -> tuple[int, int]:
     # Row 1 is at the bottom, SVG's y grows downwards.
     return MARGIN + x * CELL, MARGIN + (height - y) * CELL
+
+
+def _line(edge: Edge, h: int) -> str:
+    (x1, y1), (x2, y2) = edge.dots
+    (px1, py1), (px2, py2) = _xy(x1, y1, h), _xy(x2, y2, h)
+    return f'x1="{px1}" y1="{py1}" x2="{px2}" y2="{py2}"'
+
+
+def _diamond(edge: Edge, h: int) -> str:
+    """The hit area of an edge: its two dots and the centres of the boxes beside it."""
+    (x1, y1), (x2, y2) = edge.dots
+    (px1, py1), (px2, py2) = _xy(x1, y1, h), _xy(x2, y2, h)
+    mx, my = (px1 + px2) / 2, (py1 + py2) / 2
+    half = CELL / 2
+    if edge.horizontal:
+        pts = ((px1, py1), (mx, my - half), (px2, py2), (mx, my + half))
+    else:
+        pts = ((px1, py1), (mx - half, my), (px2, py2), (mx + half, my))
+    return " ".join(f"{x:g},{y:g}" for x, y in pts)
 
 
 def board_svg(
@@ -41,23 +174,32 @@ def board_svg(
     last_turn: Iterable[Edge] = (),
     labels: bool = True,
     title: str | None = None,
+    interactive: bool = False,
+    fresh: Sequence[Edge] = (),
 ) -> str:
-    """Render ``board`` as an ``<svg>`` string (static: no click targets).
+    """Render ``board`` as an ``<svg>`` string.
 
-    Drawn edges take the colour of who drew them when the board has a move
-    stack (a position rebuilt from a key has none: its edges are drawn in ink).
-    Claimed boxes are filled with the owner's colour *and* initial.
-    ``highlight`` marks edges (hints, study answers) with a dashed violet line;
-    ``last_turn`` thickens the edges of the last turn.
+    Drawn edges take the colour of who drew them (edges of a position rebuilt
+    from a key, with no move stack, are drawn in ink).  Claimed boxes are
+    filled with the owner's colour *and* initial.  ``highlight`` marks edges
+    (hints, study answers) with a dashed violet line; ``last_turn`` edges are
+    thicker, on a pale halo.  ``interactive`` adds a focusable slot for every
+    undrawn edge; ``fresh`` edges (and the boxes they claim) fade in one after
+    the other, in the order given.
     """
     w, h = board.width, board.height
     width, height = 2 * MARGIN + w * CELL, 2 * MARGIN + h * CELL
-    owners = edge_owners(board)
+    steps = history(board)
+    owners = {s.edge: s.player for s in steps}
+    order = {edge: i for i, edge in enumerate(fresh)}
+    box_delay = {box: order[s.edge] for s in steps if s.edge in order for box in s.claimed}
     highlight, last_turn = set(highlight), set(last_turn)
     label = title or f"Dots and Boxes board, {board.size_text}"
+    turn_class = f" turn-{board.turn.name.lower()}" if interactive else ""
+    role = 'role="group"' if interactive else 'role="img"'
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'class="board-svg" role="img" aria-label="{escape(label)}">'
+        f'class="board-svg{turn_class}" {role} aria-label="{escape(label)}">'
     ]
     for box in range(board.num_boxes):
         owner = board.owner(box)
@@ -65,47 +207,65 @@ def board_svg(
             continue
         x, y = box % w, box // w
         px, py = _xy(x, y + 1, h)
+        anim = f' style="--i:{box_delay[box]}"' if box in box_delay else ""
+        fresh_class = " fresh" if box in box_delay else ""
         parts.append(
-            f'<rect class="box box-{owner.name.lower()}" x="{px}" y="{py}" '
-            f'width="{CELL}" height="{CELL}" fill="{FILLS[owner]}"/>'
+            f'<g class="box box-{owner.name.lower()}{fresh_class}"{anim}>'
+            f'<rect x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="{FILLS[owner]}"/>'
             f'<text x="{px + CELL / 2}" y="{py + CELL / 2}" text-anchor="middle" '
             f'dominant-baseline="central" font-size="26" font-weight="700" '
-            f'fill="{COLOURS[owner]}">{INITIALS[owner]}</text>'
+            f'fill="{COLOURS[owner]}">{INITIALS[owner]}</text></g>'
         )
     for edge in board.edges:
-        (x1, y1), (x2, y2) = edge.dots
-        (px1, py1), (px2, py2) = _xy(x1, y1, h), _xy(x2, y2, h)
-        if board.is_drawn(edge):
+        if not board.is_drawn(edge) or edge not in last_turn:
+            continue
+        parts.append(f'<line class="halo" {_line(edge, h)} stroke="#fde68a" stroke-width="18"/>')
+    for edge in board.edges:
+        drawn = board.is_drawn(edge)
+        if drawn:
             drawer = owners.get(edge)
-            colour = COLOURS[drawer] if drawer is not None else "#1f2937"
+            colour = COLOURS[drawer] if drawer is not None else INK
+            who = f" by-{drawer.name.lower()}" if drawer is not None else ""
             stroke = 9 if edge in last_turn else 6
+            extra = " last" if edge in last_turn else ""
+            anim = ""
+            if edge in order:
+                extra += " fresh"
+                anim = f' style="--i:{order[edge]}" pathLength="1"'
             parts.append(
-                f'<line class="edge drawn" data-edge="{edge}" x1="{px1}" y1="{py1}" '
-                f'x2="{px2}" y2="{py2}" stroke="{colour}" stroke-width="{stroke}" '
-                f'stroke-linecap="round"/>'
+                f'<line class="edge drawn{who}{extra}" data-edge="{edge}" {_line(edge, h)} '
+                f'stroke="{colour}" stroke-width="{stroke}" stroke-linecap="round"{anim}/>'
+            )
+        elif interactive:
+            parts.append(
+                f'<g class="slot" data-edge="{edge}" tabindex="-1" role="button" '
+                f'aria-label="Draw {edge}"><polygon class="slot-hit" '
+                f'points="{_diamond(edge, h)}" fill="transparent"/>'
+                f'<line class="slot-line" {_line(edge, h)}/></g>'
             )
         if edge in highlight:
             parts.append(
-                f'<line class="edge highlight" data-edge="{edge}" x1="{px1}" y1="{py1}" '
-                f'x2="{px2}" y2="{py2}" stroke="#7c3aed" stroke-width="6" '
+                f'<line class="edge highlight" data-edge="{edge}" {_line(edge, h)} '
+                f'stroke="#7c3aed" stroke-width="6" '
                 f'stroke-dasharray="8 6" stroke-linecap="round"/>'
             )
     for y in range(h + 1):
         for x in range(w + 1):
             px, py = _xy(x, y, h)
-            parts.append(f'<circle class="dot" cx="{px}" cy="{py}" r="6" fill="#1f2937"/>')
+            parts.append(f'<circle class="dot" cx="{px}" cy="{py}" r="6" fill="{INK}"/>')
     if labels:
         for x in range(w + 1):
             px, _ = _xy(x, 0, h)
             parts.append(
                 f'<text class="coord" x="{px}" y="{height - 6}" text-anchor="middle" '
-                f'font-size="13" fill="#4b5563">{"abcdefghij"[x]}</text>'
+                f'font-size="13" fill="#4b5563" aria-hidden="true">{"abcdefghij"[x]}</text>'
             )
         for y in range(h + 1):
             _, py = _xy(0, y, h)
             parts.append(
                 f'<text class="coord" x="10" y="{py}" text-anchor="middle" '
-                f'dominant-baseline="central" font-size="13" fill="#4b5563">{y + 1}</text>'
+                f'dominant-baseline="central" font-size="13" fill="#4b5563" '
+                f'aria-hidden="true">{y + 1}</text>'
             )
     parts.append("</svg>")
     return "".join(parts)

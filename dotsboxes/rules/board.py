@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass
 from functools import cache
 
-from .edges import COLUMNS, MAX_BOXES, Edge
+from .edges import COLUMNS, MAX_BOXES, Edge, dot_name
 from .errors import IllegalMoveError, InvalidEdgeError, InvalidSizeError
 
 
@@ -160,9 +160,21 @@ class Board:
             ) from None
 
     def parse_edge(self, text: str) -> Edge:
-        """Read an edge in dot-pair notation and check that it lies on this board."""
+        """Read an edge in dot-pair notation and check that it lies on this board.
+
+        The error names the text as typed and the dot that is off the board.
+        """
         edge = Edge.parse(text)
-        self.index(edge)
+        if edge not in self._geo.index:
+            off = [
+                dot_name(x, y)
+                for x, y in edge.dots
+                if not (0 <= x <= self.width and 0 <= y <= self.height)
+            ]
+            raise InvalidEdgeError(
+                f"{text.strip()!r} is not on this {self.size_text} board: dot {off[-1]} is "
+                f"off it (dots a1 to {COLUMNS[self.width]}{self.height + 1})"
+            )
         return edge
 
     def box_edges(self, box: int) -> tuple[Edge, Edge, Edge, Edge]:
@@ -273,7 +285,12 @@ class Board:
         return claimed
 
     def pop(self) -> Edge:
-        """Take back the last pushed edge exactly; return it."""
+        """Take back the last pushed edge exactly; return it.
+
+        Raises :class:`IndexError` when no edge has been pushed.
+        """
+        if not self._stack:
+            raise IndexError("pop from a board with no edge drawn since it was set up")
         i, claimed, mover = self._stack.pop()
         self._drawn[i] = 0
         self._count -= 1
@@ -297,11 +314,11 @@ class Board:
         drawn.
         """
         if isinstance(edge, str):
-            edge = Edge.parse(edge)
+            edge = self.parse_edge(edge)
         i = self.index(edge)
         if self._drawn[i]:
             raise IllegalMoveError(
-                f"{edge} is already drawn ({self.size_text}, {self._turn} to move, "
+                f"{self._geo.edges[i]} is already drawn ({self.size_text}, {self._turn} to move, "
                 f"position {self.key()})"
             )
         return self.push_index(i)

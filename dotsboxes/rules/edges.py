@@ -92,9 +92,18 @@ class Edge(NamedTuple):
             return (self.x, self.y), (self.x + 1, self.y)
         return (self.x, self.y), (self.x, self.y + 1)
 
+    @property
+    def has_name(self) -> bool:
+        """True when both dots lie on the largest (9 x 9 boxes) board, so have names."""
+        return all(0 <= x <= MAX_BOXES and 0 <= y <= MAX_BOXES for x, y in self.dots)
+
     def __str__(self) -> str:
+        if not self.has_name:
+            return f"Edge({self.x}, {self.y}, horizontal={self.horizontal})"
         (x1, y1), (x2, y2) = self.dots
         return f"{dot_name(x1, y1)}-{dot_name(x2, y2)}"
 
     def __repr__(self) -> str:
+        if not self.has_name:
+            return str(self)
         return f"Edge.parse({str(self)!r})"

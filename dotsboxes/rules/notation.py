@@ -78,16 +78,31 @@ def format_record(record: GameRecord) -> str:
     w, h = record.width, record.height
     lines = [TITLE, f"Size: {w} x {h} boxes ({w + 1} x {h + 1} dots)"]
     for key, value in record.headers.items():
+        # A header that could not be read back would break the round trip.
+        if (
+            not key.strip()
+            or key != key.strip()
+            or value != value.strip()
+            or ":" in key
+            or key.lower() == "size"
+            or key[0].isdigit()
+            or any(c in key + value for c in "\r\n")
+        ):
+            raise InvalidRecordError(f"header {key!r}: {value!r} cannot be written in a record")
         lines.append(f"{key}: {value}")
     lines.append("")
     row = ""
     for n, turn in enumerate(record.turns, start=1):
-        chunk = f"{n}. " + ", ".join(str(e) for e in turn)
-        if row and len(row) + 2 + len(chunk) > LINE_WIDTH:
-            lines.append(row)
-            row = chunk
-        else:
-            row = f"{row}  {chunk}" if row else chunk
+        # Lines break between turns, or after a comma inside a long turn.
+        units = [f"{e}," for e in turn[:-1]] + [str(e) for e in turn[-1:]]
+        units[0] = f"{n}. {units[0]}" if units else f"{n}."
+        for k, unit in enumerate(units):
+            sep = "  " if k == 0 else " "
+            if row and len(row) + len(sep) + len(unit) > LINE_WIDTH:
+                lines.append(row)
+                row = unit
+            else:
+                row = f"{row}{sep}{unit}" if row else unit
     if row:
         lines.append(row)
     return "\n".join(lines) + "\n"
@@ -148,7 +163,7 @@ def _parse_size(value: str) -> tuple[int, int]:
 
 def _parse_turns(body: str, board: Board) -> list[list[Edge]]:
     # Split into "N." markers and edge lists; commas separate edges of one turn.
-    tokens = re.findall(r"\d+\.(?!\d)|[^\s,]+(?:\s*-\s*[^\s,]+)?|,", body)
+    tokens = re.findall(r"\d+\.(?!\d)|[^\s,-]+\s*-\s*[^\s,-]+|[^\s,]+|,", body)
     turns: list[list[Edge]] = []
     expected = 1
     i = 0

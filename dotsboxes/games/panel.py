@@ -1,0 +1,179 @@
+"""What the game templates show: one :class:`Panel` per rendered game.
+
+Build it with :func:`build_panel` and render the partials of
+``templates/games/_board.html`` with ``panel`` in the context::
+
+    {% include "games/_board.html#board" %}       the SVG board in its move form
+    {% include "games/_board.html#scoreboard" %}  names, totals, whose move it is
+    {% include "games/_board.html#turnlog" %}     the turns in dot-pair notation
+    {% include "games/_board.html#status" %}      the one-sentence status (aria-live)
+    {% include "games/_board.html#panel" %}       all of the above plus the controls
+
+``move_url`` (and the other ``*_url`` fields) say where the forms post, so a
+room can render the same board and post to its own views.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+
+from dotsboxes.rules import Board, Edge
+
+from .hints import Hint
+from .models import Game, Side
+from .presenters import Step, Turn, board_svg, history, status_sentence, turns
+from .services import Actor
+
+
+@dataclass
+class Panel:
+    game: Game
+    board: Board
+    steps: list[Step]
+    turns: list[Turn]
+    seats: list[Side]
+    svg: str
+    status: str
+    can_move: bool
+    thinking: bool
+    hint: Hint | None = None
+    error: str = ""
+    fresh: list[Edge] = field(default_factory=list)
+    move_url: str = ""
+
+    # -- derived values for templates ----------------------------------------
+
+    @property
+    def ply(self) -> int:
+        return len(self.steps)
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @property
+    def to_move(self) -> str:
+        return Side.of(self.board.turn).value
+
+    @property
+    def blue_score(self) -> int:
+        return self.board.scores[0]
+
+    @property
+    def red_score(self) -> int:
+        return self.board.scores[1]
+
+    @property
+    def watching(self) -> bool:
+        return not self.seats
+
+    @property
+    def finished(self) -> bool:
+        return self.game.status != Game.Status.ACTIVE
+
+    @property
+    def legal_moves(self) -> list[Edge]:
+        return self.board.legal_moves if self.can_move else []
+
+    @property
+    def can_undo(self) -> bool:
+        return (
+            bool(self.seats)
+            and self.game.mode != Game.Mode.ONLINE
+            and self.game.termination in ("", Game.Termination.COMPLETED)
+            and any(not self.game.is_computer(s.player) for s in self.steps)
+        )
+
+    @property
+    def result_text(self) -> str:
+        """The result banner's sentence, empty while the game goes on."""
+        game = self.game
+        if game.status == Game.Status.ACTIVE:
+            return ""
+        blue, red = self.board.scores
+        names = {Side.BLUE: f"{game.blue_name} (Blue)", Side.RED: f"{game.red_name} (Red)"}
+        if game.termination == Game.Termination.RESIGNED:
+            winner = Side(game.result)
+            loser = Side.RED if winner == Side.BLUE else Side.BLUE
+            return f"{names[loser]} resigned: {names[winner]} wins. Boxes {blue} to {red}."
+        if game.result == Game.Result.TIE:
+            return f"A tie: {blue} boxes each."
+        if game.result in (Game.Result.BLUE, Game.Result.RED):
+            winner = Side(game.result)
+            hi, lo = max(blue, red), min(blue, red)
+            return f"{names[winner]} wins {hi} to {lo}."
+        return game.get_result_display()
+
+    @property
+    def title(self) -> str:
+        game = self.game
+        size = f"{game.width} \N{MULTIPLICATION SIGN} {game.height} boxes"
+        if game.mode == Game.Mode.COMPUTER:
+            return f"{size} against the computer ({game.computer_level})"
+        if game.mode == Game.Mode.LOCAL:
+            return f"{size} on one device"
+        return f"{size} online"
+
+
+def _last_turn(all_turns: list[Turn]) -> list[Edge]:
+    return all_turns[-1].edges if all_turns else []
+
+
+def build_panel(
+    game: Game,
+    *,
+    viewer: Actor,
+    board: Board | None = None,
+    since_ply: int | None = None,
+    hint: Hint | None = None,
+    error: str = "",
+    move_url: str | None = None,
+) -> Panel:
+    """Everything the game partials need for ``viewer``.
+
+    ``since_ply``: the number of edges the viewer's page already shows; later
+    edges are drawn as fresh (animated one after the other).
+    """
+    board = game.board() if board is None else board
+    steps = history(board)
+    all_turns = turns(board, steps)
+    seats = viewer.seats(game)
+    active = game.status == Game.Status.ACTIVE
+    thinking = active and game.is_computer(board.turn)
+    can_move = active and not thinking and Side.of(board.turn) in seats
+    fresh = [s.edge for s in steps[since_ply:]] if since_ply is not None else []
+    computer = Side(game.computer_side).player if game.computer_side else None
+    svg = board_svg(
+        board,
+        interactive=can_move,
+        last_turn=_last_turn(all_turns),
+        highlight=[hint.edge] if hint else (),
+        fresh=fresh,
+        title=f"Board, {board.size_text}; {board.turn} to move"
+        if active
+        else f"Board, {board.size_text}; game over",
+    )
+    if active:
+        status = status_sentence(board, computer=computer)
+    else:
+        status = status_sentence(board) if not board.legal_moves else ""
+    panel = Panel(
+        game=game,
+        board=board,
+        steps=steps,
+        turns=all_turns,
+        seats=seats,
+        svg=svg,
+        status=status,
+        can_move=can_move,
+        thinking=thinking,
+        hint=hint,
+        error=error,
+        fresh=fresh,
+        move_url=move_url or reverse("games:move", args=[game.public_id]),
+    )
+    if not panel.status:  # resigned: say the result instead
+        panel.status = panel.result_text
+    return panel

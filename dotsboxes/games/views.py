@@ -1,0 +1,328 @@
+"""Play pages: new game, the game itself, replay, records and "My games".
+
+Every action works two ways: an htmx request (``HX-Request``) gets the game
+panel fragment back (``games/_board.html#panel`` plus an out-of-band update of
+the ``aria-live`` status line); a plain form post is answered with a redirect
+to the game page, errors travelling as messages.  Permission checks live in
+the services, never only in templates.
+
+Reusing the board elsewhere (e.g. rooms)::
+
+    panel = build_panel(game, viewer=actor_for(request), move_url=my_move_url)
+    render(request, "rooms/room.html", {"panel": panel})
+    # and in the template: {% include "games/_board.html#board" %} etc.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from dotsboxes.rules import GameRecord, format_record
+
+from . import computer, hints, services
+from .forms import ImportForm, NewGameForm
+from .identity import actor_for
+from .models import Game, Side
+from .panel import build_panel
+from .presenters import board_svg, history, status_sentence, turns
+
+PANEL = "games/_board.html#response"
+
+
+def _game(public_id: str) -> Game:
+    game = Game.objects.filter(public_id=public_id).exclude(mode=Game.Mode.ONLINE).first()
+    if game is None:
+        raise Http404("There is no such game.")
+    return game
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _respond(
+    request: HttpRequest, game: Game, *, error: str = "", hint=None, since: int | None = None
+) -> HttpResponse:
+    """The fresh panel for htmx, or a redirect to the game page for a plain form."""
+    if request.htmx:
+        game.refresh_from_db()
+        panel = build_panel(
+            game, viewer=actor_for(request), hint=hint, error=error, since_ply=since
+        )
+        computer.ensure(game, panel.board)
+        return render(request, PANEL, {"panel": panel})
+    if error:
+        messages.error(request, error)
+    return redirect(game)
+
+
+# -- new game -------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def new(request: HttpRequest) -> HttpResponse:
+    """The new-game form; ``?mode=local|computer`` and ``?position=<key>`` preset it."""
+    if request.method == "POST":
+        form = NewGameForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                game = services.game_create(
+                    actor=actor_for(request, create=True),
+                    mode=data["mode"],
+                    width=None if data["position"] else data["width"],
+                    height=None if data["position"] else data["height"],
+                    start_key=data["position"],
+                    computer_side=Side.RED if data["side"] == Side.BLUE else Side.BLUE,
+                    computer_level=data["level"],
+                    blue_name=data["blue_name"],
+                    red_name=data["red_name"],
+                )
+            except services.GameError as exc:
+                form.add_error(None, str(exc))
+            else:
+                return redirect(game)
+    else:
+        initial = {}
+        if request.GET.get("mode") in (Game.Mode.LOCAL, Game.Mode.COMPUTER):
+            initial["mode"] = request.GET["mode"]
+        if request.GET.get("position"):
+            initial["position"] = request.GET["position"]
+        form = NewGameForm(initial=initial)
+        if "position" in initial:
+            # Check the key now so a bad link says so at once.
+            form = NewGameForm({**_defaults(form), **initial})
+            form.is_valid()
+    preview = ""
+    if form.start_board is not None:
+        preview = board_svg(form.start_board, title="The starting position")
+    return render(request, "games/new.html", {"form": form, "preview": preview})
+
+
+def _defaults(form: NewGameForm) -> dict:
+    return {name: field.initial for name, field in form.fields.items() if field.initial}
+
+
+# -- the game page and its actions ----------------------------------------------
+
+
+@require_GET
+def game(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    board = game.board()
+    shown = None
+    # A hint asked for without JavaScript comes back as ?hint=<edge> (the reason is a message).
+    text = request.GET.get("hint", "")
+    if text:
+        try:
+            edge = board.parse_edge(text)
+        except ValueError:
+            edge = None
+        if edge is not None and not board.is_drawn(edge):
+            shown = hints.Hint(edge, "")
+    panel = build_panel(game, viewer=actor_for(request), board=board, hint=shown)
+    computer.ensure(game, panel.board)
+    return render(request, "games/game.html", {"panel": panel, "game": game})
+
+
+@require_GET
+def wait(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Polled while the computer thinks: 204 until the game's version moves on."""
+    game = _game(public_id)
+    if _int(request.GET.get("version")) == game.version:
+        computer.ensure(game, game.board())
+        return HttpResponse(status=204)
+    since = _int(request.GET.get("ply"))
+    return _respond(request, game, since=since)
+
+
+@require_POST
+def move(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    since = _int(request.POST.get("ply"))
+    try:
+        services.game_play_move(
+            game=game,
+            edge=request.POST.get("edge", ""),
+            version=request.POST.get("version"),
+            actor=actor_for(request),
+        )
+    except services.GameError as exc:
+        return _respond(request, game, error=str(exc))
+    return _respond(request, game, since=since)
+
+
+@require_POST
+def hint(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    try:
+        game = services.game_count_hint(
+            game=game, version=request.POST.get("version"), actor=actor_for(request)
+        )
+    except services.GameError as exc:
+        return _respond(request, game, error=str(exc))
+    recommended = hints.recommend(game.board())
+    if request.htmx:
+        return _respond(request, game, hint=recommended)
+    messages.info(request, f"Hint: draw {recommended.edge} ({recommended.reason}).")
+    return redirect(f"{game.get_absolute_url()}?hint={recommended.edge}")
+
+
+@require_POST
+def undo(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    try:
+        services.game_undo(game=game, version=request.POST.get("version"), actor=actor_for(request))
+    except services.GameError as exc:
+        return _respond(request, game, error=str(exc))
+    return _respond(request, game)
+
+
+@require_POST
+def resign(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    try:
+        services.game_resign(
+            game=game, version=request.POST.get("version"), actor=actor_for(request)
+        )
+    except services.GameError as exc:
+        return _respond(request, game, error=str(exc))
+    return _respond(request, game)
+
+
+@require_POST
+def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
+    game = _game(public_id)
+    try:
+        new_game = services.game_rematch(game=game, actor=actor_for(request))
+    except services.GameError as exc:
+        messages.error(request, str(exc))
+        return redirect(game)
+    return redirect(new_game)
+
+
+# -- replay and records -----------------------------------------------------------
+
+
+@require_GET
+def replay(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The game at ``?ply=N`` (default: the end), with edge and turn steps."""
+    game = _game(public_id)
+    full = game.board()
+    steps = history(full)
+    total = len(steps)
+    ply = _int(request.GET.get("ply"))
+    ply = total if ply is None else max(0, min(ply, total))
+    board = full.copy()
+    for _ in range(total - ply):
+        board.pop()
+    all_turns = turns(full, steps)
+    shown = [t for t in all_turns if t.first_ply <= ply]
+    current = shown[-1] if shown else None
+    # Turn steps go from the end of one turn to the end of the next.
+    prev_turn = max((t.last_ply for t in all_turns if t.last_ply < ply), default=0)
+    next_turn = min((t.last_ply for t in all_turns if t.last_ply > ply), default=total)
+    last_edges = [s.edge for s in steps[current.first_ply - 1 : ply]] if current else []
+    context = {
+        "game": game,
+        "ply": ply,
+        "total": total,
+        "svg": board_svg(
+            board,
+            last_turn=last_edges,
+            title=f"Board after {ply} of {total} edges, {board.size_text}",
+        ),
+        "scores": board.scores,
+        "turns": all_turns,
+        "current": current,
+        "status": status_sentence(board) if ply else "The empty board, before the first edge.",
+        "nav": {
+            "first": 0,
+            "prev_turn": prev_turn,
+            "prev": max(ply - 1, 0),
+            "next": min(ply + 1, total),
+            "next_turn": next_turn,
+            "last": total,
+        },
+    }
+    template = "games/replay.html"
+    if request.htmx:
+        template += "#replay"
+    return render(request, template, context)
+
+
+def _record_text(game: Game) -> str:
+    board = game.board()
+    headers = {
+        "Blue": game.blue_name,
+        "Red": game.red_name,
+        "Date": timezone.localtime(game.created_at).date().isoformat(),
+    }
+    if game.mode == Game.Mode.COMPUTER:
+        headers["Computer"] = f"{game.get_computer_side_display()} ({game.computer_level})"
+    if game.hints_used:
+        headers["Hints"] = str(game.hints_used)
+    if game.start_key:
+        headers["Position"] = game.start_key
+    panel_result = build_panel(game, viewer=services.Actor()).result_text
+    if panel_result:
+        headers["Result"] = panel_result
+    record = GameRecord(board.width, board.height, [t.edges for t in turns(board)], headers)
+    return format_record(record)
+
+
+@require_GET
+def record(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The game record as a text file (the rules core's notation)."""
+    game = _game(public_id)
+    response = HttpResponse(_record_text(game), content_type="text/plain; charset=utf-8")
+    filename = f"dotsboxes-{game.public_id}.txt"
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_record(request: HttpRequest) -> HttpResponse:
+    """Paste a record to replay it or play on from its last position."""
+    form = ImportForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        mode = Game.Mode.LOCAL if data["mode"] == "replay" else data["mode"]
+        try:
+            game = services.game_import(
+                text=data["record"],
+                actor=actor_for(request, create=True),
+                mode=mode,
+                computer_side=Side.RED if data["side"] == Side.BLUE else Side.BLUE,
+                computer_level=data["level"],
+            )
+        except services.GameError as exc:
+            form.add_error("record", str(exc))
+        else:
+            if data["mode"] == "replay":
+                return redirect(reverse("games:replay", args=[game.public_id]))
+            return redirect(game)
+    return render(request, "games/import.html", {"form": form})
+
+
+@require_GET
+def mine(request: HttpRequest) -> HttpResponse:
+    """This browser's games (and a signed-in user's), newest first."""
+    actor = actor_for(request)
+    query = Q(pk__in=[])
+    if actor.token:
+        query |= Q(blue_token=actor.token) | Q(red_token=actor.token)
+    if actor.user_id is not None:
+        query |= Q(blue_user_id=actor.user_id) | Q(red_user_id=actor.user_id)
+    games = Game.objects.filter(query).exclude(mode=Game.Mode.ONLINE)[:200]
+    return render(request, "games/mine.html", {"games": games})

@@ -1,0 +1,127 @@
+// The play board's keyboard and pointer handling, and the replay's arrow keys.
+// Without this file every action still works: the typed move box, the list of
+// legal edges and plain links post or navigate as ordinary forms.
+(function () {
+  "use strict";
+
+  var keyboardEdge = null; // the edge last focused from the keyboard, to keep focus across swaps
+
+  function slots(svg) { return Array.prototype.slice.call(svg.querySelectorAll(".slot")); }
+
+  function centre(slot) {
+    var line = slot.querySelector(".slot-line");
+    return {
+      x: (+line.getAttribute("x1") + +line.getAttribute("x2")) / 2,
+      y: (+line.getAttribute("y1") + +line.getAttribute("y2")) / 2,
+    };
+  }
+
+  function nearest(list, point) {
+    var best = null, bestD = Infinity;
+    list.forEach(function (s) {
+      var c = centre(s), d = Math.hypot(c.x - point.x, c.y - point.y);
+      if (d < bestD) { bestD = d; best = s; }
+    });
+    return best;
+  }
+
+  // The next slot in a direction: ahead of the current one, preferring straight lines.
+  function step(list, from, dx, dy) {
+    var a = centre(from), best = null, bestScore = Infinity;
+    list.forEach(function (s) {
+      if (s === from) return;
+      var c = centre(s), along = (c.x - a.x) * dx + (c.y - a.y) * dy;
+      if (along <= 0) return;
+      var across = Math.abs((c.x - a.x) * dy) + Math.abs((c.y - a.y) * dx);
+      var score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = s; }
+    });
+    return best;
+  }
+
+  function focusSlot(list, slot) {
+    list.forEach(function (s) { s.setAttribute("tabindex", s === slot ? "0" : "-1"); });
+    if (slot) slot.focus();
+  }
+
+  function draw(slot) {
+    var form = slot.closest("form");
+    if (!form || form.dataset.sending) return;
+    form.dataset.sending = "1";
+    form.querySelector("input[name=edge]").value = slot.dataset.edge;
+    slot.classList.add("pending");
+    if (form.requestSubmit) form.requestSubmit(); else form.submit();
+  }
+
+  function initBoard(root) {
+    var svg = root.querySelector(".board-wrap.playable .board-svg");
+    if (!svg || svg.dataset.ready) return;
+    svg.dataset.ready = "1";
+    var list = slots(svg);
+    if (!list.length) return;
+    // One tab stop for the whole board (roving tabindex); arrows move inside it.
+    var start = null;
+    if (keyboardEdge) {
+      start = svg.querySelector('.slot[data-edge="' + keyboardEdge.edge + '"]') ||
+        nearest(list, keyboardEdge.point);
+    }
+    list.forEach(function (s) { s.setAttribute("tabindex", "-1"); });
+    (start || list[0]).setAttribute("tabindex", "0");
+    if (start && keyboardEdge.refocus) start.focus();
+
+    svg.addEventListener("click", function (event) {
+      var slot = event.target.closest(".slot");
+      if (slot) { keyboardEdge = null; draw(slot); }
+    });
+    svg.addEventListener("keydown", function (event) {
+      var slot = event.target.closest(".slot");
+      if (!slot) return;
+      var dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      if (dirs[event.key]) {
+        event.preventDefault();
+        var next = step(list, slot, dirs[event.key][0], dirs[event.key][1]);
+        if (next) focusSlot(list, next);
+      } else if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        keyboardEdge = { edge: slot.dataset.edge, point: centre(slot), refocus: true };
+        draw(slot);
+      }
+    });
+    svg.addEventListener("focusin", function (event) {
+      var slot = event.target.closest(".slot");
+      if (slot) list.forEach(function (s) { s.setAttribute("tabindex", s === slot ? "0" : "-1"); });
+    });
+  }
+
+  // Replay: arrow keys step through the game unless the user is typing.
+  function replayKeys(event) {
+    var replay = document.getElementById("replay");
+    if (!replay || event.altKey || event.ctrlKey || event.metaKey) return;
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea" || tag === "select") return;
+    var name = {
+      ArrowLeft: event.shiftKey ? "prev-turn" : "prev",
+      ArrowRight: event.shiftKey ? "next-turn" : "next",
+      Home: "first",
+      End: "last",
+    }[event.key];
+    if (!name) return;
+    var link = replay.querySelector('[data-nav="' + name + '"]');
+    if (link) { event.preventDefault(); link.click(); }
+  }
+
+  function init(root) {
+    initBoard(root || document);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("keydown", replayKeys);
+  document.addEventListener("htmx:afterSettle", function () { init(document); });
+  // Keep the keyboard user's place while the computer replies (no slots then).
+  document.addEventListener("htmx:beforeSwap", function () {
+    var active = document.activeElement;
+    if (active && active.classList && active.classList.contains("slot")) {
+      keyboardEdge = { edge: active.dataset.edge, point: centre(active), refocus: true };
+    }
+  });
+})();

@@ -1,0 +1,51 @@
+"""Players and games for the games tests.
+
+Alice and Bob are two browsers (each a session token); Carol is a stranger.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from dotsboxes.games import services
+from dotsboxes.games.models import Game, Side
+
+ALICE = services.Actor(token="alice-token")
+BOB = services.Actor(token="bob-token")
+CAROL = services.Actor(token="carol-token")
+
+
+@pytest.fixture
+def local_game(db) -> Game:
+    """Alice plays both sides of a 3 x 3 game on her device."""
+    return services.game_create(actor=ALICE, mode=Game.Mode.LOCAL, width=3, height=3)
+
+
+@pytest.fixture
+def computer_game(db) -> Game:
+    """Alice (Blue) against the casual computer on 2 x 2 boxes."""
+    return services.game_create(
+        actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
+    )
+
+
+def play(game: Game, *edges: str, actor: services.Actor = ALICE) -> Game:
+    """Draw edges one by one with the right version each time; return the fresh game."""
+    for edge in edges:
+        game.refresh_from_db()
+        services.game_play_move(game=game, edge=edge, version=game.version, actor=actor)
+    game.refresh_from_db()
+    return game
+
+
+def wait_for(predicate, *, timeout: float = 15.0, interval: float = 0.05):
+    """Poll ``predicate`` until it returns something truthy (the computer runs in threads)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"condition not met within {timeout} s")
