@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from dotsboxes.games import services as games
 from dotsboxes.games.models import Game, Move, Side
 from dotsboxes.rules import Board, IllegalMoveError, RulesError
 
@@ -98,10 +99,23 @@ def _restart_clock(room: Room, game: Game) -> None:
         room.turn_deadline = None
 
 
-def _changed(room: Room, game: Game, *, lobby: bool = False) -> None:
-    """Bump the version, save both rows, push after commit."""
-    game.version += 1
-    game.save()
+def _changed(
+    room: Room, game: Game, *, lobby: bool = False, event: str = "room", bump: bool = True
+) -> None:
+    """Bump the version, save both rows, push after commit (and tell ``game_changed``)."""
+    if bump:
+        game.version += 1
+        game.save()
+        kwargs = {
+            "game_id": game.pk,
+            "public_id": game.public_id,
+            "version": game.version,
+            "event": event,
+            "active": game.status == Game.Status.ACTIVE,
+            "to_move": Side(room.to_move),
+            "computer_side": game.computer_side,
+        }
+        transaction.on_commit(lambda: games.game_changed.send(sender=Game, **kwargs))
     room.save()
     push.room_after_commit(room.pk)
     if lobby:
@@ -218,31 +232,54 @@ def record_edges(
         canonical.append(edge)
         rows.append(Move(game=game, ply=ply, edge=edge, side=mover, by_computer=by_computer))
     Move.objects.bulk_create(rows)
-    room.to_move = Side.of(board.turn).value
-    room.draw_offer = room.takeback_offer = ""
-    if board.is_over():
-        outcome = board.outcome()
-        result = Game.Result.TIE if outcome.winner is None else Side.of(outcome.winner).value
-        _finish(room, game, result, Game.Termination.COMPLETED)
-    else:
-        _restart_clock(room, game)
+    game.blue_score, game.red_score = board.scores
+    _after_move(room, game, board)
     return canonical
 
 
+def _after_move(room: Room, game: Game, board: Board) -> None:
+    """Room bookkeeping once edges are drawn: whose turn, the clock, stale offers."""
+    room.to_move = Side.of(board.turn).value
+    room.draw_offer = room.takeback_offer = ""
+    if board.is_over() and game.status == Game.Status.ACTIVE:
+        outcome = board.outcome()
+        result = Game.Result.TIE if outcome.winner is None else Side.of(outcome.winner).value
+        _finish(room, game, result, Game.Termination.COMPLETED)
+    _restart_clock(room, game)  # no deadline once the game is over
+
+
+def actor(viewer: Viewer) -> games.Actor:
+    return games.Actor(token=viewer.token, user_id=viewer.user_id)
+
+
+# The games app's refusals, as room refusals with an HTTP status.
+_GAME_ERRORS: dict[type, type[RoomError]] = {
+    games.StaleVersionError: StaleVersion,
+    games.NotYourGameError: Forbidden,
+    games.NotYourTurnError: Conflict,
+    games.GameOverError: Conflict,
+    games.GameNotFoundError: NotFound,
+}
+
+
 def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | None) -> Room:
-    """A seated player draws one edge on their turn."""
+    """A seated player draws one edge on their turn (through ``games.game_play_move``)."""
     with transaction.atomic():
         room, game = _lock(public_id)
-        side = _seated(game, viewer, "draw edges")
+        _seated(game, viewer, "draw edges")
         _active(game)
         if not _both_seated(game):
             raise Conflict("Wait for an opponent to take the free seat.")
         _check_version(game, version)
-        board = game.board()
-        if Side.of(board.turn) != side:
-            raise Conflict(f"It is {Side.of(board.turn).label}'s turn, not yours.")
-        record_edges(room, game, board, [str(edge)[:16]], by_computer=False)
-        _changed(room, game, lobby=game.status != Game.Status.ACTIVE)
+        try:
+            result = games.game_play_move(
+                game=game, edge=str(edge)[:16], version=version, actor=actor(viewer)
+            )
+        except games.GameError as exc:
+            raise _GAME_ERRORS.get(type(exc), RoomError)(str(exc)) from None
+        game = result.game
+        _after_move(room, game, result.board)
+        _changed(room, game, lobby=game.status != Game.Status.ACTIVE, bump=False)
     return room
 
 
@@ -367,6 +404,7 @@ def _take_back(room: Room, game: Game, board: Board, requester: str) -> None:
     game.moves.filter(ply__gt=start).delete()
     while len(board.move_stack) > start:
         board.pop()
+    game.blue_score, game.red_score = board.scores
     room.to_move = Side.of(board.turn).value
     _restart_clock(room, game)
     word = "edge" if removed == 1 else "edges"

@@ -26,16 +26,15 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from dotsboxes.engine import pool
+from dotsboxes.games.computer import think
 from dotsboxes.games.models import Game, Side
+from dotsboxes.rules import Board
 
 from . import presence
 from .models import Room
 from .services import _both_seated, _changed, _locked, log_line, record_edges
-from .turns import computer_turn
 
 logger = logging.getLogger(__name__)
-COMPUTE_TIMEOUT = 20.0
 
 
 def tick_seconds() -> float:
@@ -99,15 +98,7 @@ def _computer_move(room_id: int, now: datetime) -> str:
     if not (timed_out or room.standin(side)):
         return ""
     moves = [str(edge) for edge in board.move_stack]
-    edges = pool.submit(
-        computer_turn,
-        game.width,
-        game.height,
-        game.start_key,
-        moves,
-        level=computer_level(),
-        seed=game.pk * 1009 + len(moves),
-    ).result(timeout=COMPUTE_TIMEOUT)
+    edges = computer_turn_edges(board.copy(), seed=game.pk * 1009 + len(moves))
     with transaction.atomic():
         locked = _locked(game.public_id, skip_locked=True)
         if locked is None:
@@ -130,6 +121,18 @@ def _computer_move(room_id: int, now: datetime) -> str:
             )
         _changed(room, game, lobby=game.status != Game.Status.ACTIVE)
     return side
+
+
+def computer_turn_edges(board: Board, *, seed: int) -> list[str]:
+    """The edges that finish the side to move's whole turn, each thought about in the
+    engine's process pool (``games.computer.think``, which falls back to a cheap
+    level rather than stall)."""
+    mover, drawn = board.turn, []
+    while not board.is_over() and board.turn is mover:
+        edge = think(board, level=computer_level(), seed=seed + len(drawn))
+        board.play(edge)
+        drawn.append(str(edge))
+    return drawn
 
 
 _last_purge = [0.0]

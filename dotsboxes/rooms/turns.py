@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dotsboxes.engine.players import choose
-from dotsboxes.rules import Board, Edge, Player
+from dotsboxes.rules import Board, Player
 
 
 @dataclass(frozen=True)
@@ -68,22 +67,3 @@ def takeback_start(board: Board, requester: Player) -> int | None:
         if span.player is requester:
             return span.start
     return None
-
-
-def computer_turn(
-    width: int, height: int, start_key: str, edges: list[str], *, level: str, seed: int
-) -> list[str]:
-    """The edges the computer draws to finish the side to move's whole turn.
-
-    Runs in the engine's process pool: plain arguments in, edge texts out.
-    """
-    board = Board.from_key(start_key) if start_key else Board(width, height)
-    for text in edges:
-        board.push(Edge.parse(text))
-    mover = board.turn
-    drawn: list[str] = []
-    while not board.is_over() and board.turn is mover:
-        edge = choose(board, level=level, seed=seed + len(drawn))
-        board.play(edge)
-        drawn.append(str(edge))
-    return drawn
