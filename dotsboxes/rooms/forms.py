@@ -16,6 +16,7 @@ class NameField(forms.CharField):
             max_length=NAME_MAX,
             label="Your display name",
             help_text="Shown to your opponent and to spectators.",
+            error_messages={"required": "Choose a display name."},
             **kwargs,
         )
 

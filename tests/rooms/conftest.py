@@ -9,6 +9,15 @@ from django.urls import reverse
 from dotsboxes.rooms.models import Room
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _short_lived_connections():
+    # Consumers and the clock use the ORM from worker threads; with persistent
+    # connections those would keep the test database open past its teardown.
+    from django.db import connections
+
+    connections.settings["default"]["CONN_MAX_AGE"] = 0
+
+
 @pytest.fixture(autouse=True)
 def _room_clock_off(settings):
     # Tests drive the clock explicitly (ticker.tick); no background task may race them.
