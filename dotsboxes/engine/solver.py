@@ -1,0 +1,440 @@
+"""Exact solver: the value of a position and every best move.
+
+Values
+------
+The **value** of a position is the final margin, in boxes, of the side to move
+over its opponent on the boxes still unclaimed, when both sides play best from
+here.  Boxes already claimed do not count (they cannot change hands), so the
+value depends only on which edges are drawn.  It has the parity of the number
+of unclaimed boxes.  Example: on an empty 2 x 2 board the value is +2 (the
+first player ends 3-1); on an empty 3 x 3 board it is -3 (the second player
+wins 6-3).
+
+The value of a **move** ``m`` (see :func:`move_values`) is the mover's final
+margin over the boxes unclaimed *before* ``m``: the boxes ``m`` claims count
+for the mover, then best play follows.  ``max(move_values(b).values()) ==
+solve(b).value``.
+
+How it searches
+---------------
+Negamax alpha-beta over the drawn-edge bitmask with a transposition table of
+value bounds keyed by the position's canonical image under the board's
+symmetries, plus the theory of the game, each shortcut checked against a plain
+brute force in ``tests/engine/test_solver.py``:
+
+* A capturable box whose capture hands nothing over is taken at once.
+* When boxes are offered in a chain, only two lines matter: take them all, or
+  take all but the last two (four in a loop) and decline with the
+  double-dealing move.  With several offers at once, one is taken first.
+* A position where every remaining box has exactly two sides drawn is a
+  simple loony endgame of independent chains and loops: valued by the
+  chain-and-loop recursion of Berlekamp's theory, without search.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cache
+
+from dotsboxes.rules import Board, Edge
+
+from ._bits import Geometry, geometry
+
+__all__ = ["Solution", "clear_cache", "move_values", "solve", "value"]
+
+#: Transposition-table entries kept per board size before the table is emptied.
+#: About 100 bytes each: the default bounds the table near 100 MB.
+TABLE_LIMIT = 1_000_000
+
+# How many nodes between two looks at the clock: a few milliseconds of work.
+_CLOCK_EVERY = 128
+_INF = 1000
+
+_tables: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
+
+
+@dataclass(frozen=True)
+class Solution:
+    """An exactly solved position.
+
+    ``value``: the final margin of the side to move over the boxes still
+    unclaimed, with best play by both.  ``best``: every move that achieves it,
+    in board index order.  ``nodes``: search nodes used.
+    """
+
+    value: int
+    best: tuple[Edge, ...]
+    nodes: int
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def clear_cache() -> None:
+    """Forget every transposition table (they are shared by all calls)."""
+    _tables.clear()
+
+
+def _table(geo: Geometry) -> dict[int, tuple[int, int]]:
+    table = _tables.setdefault((geo.width, geo.height), {})
+    if len(table) > TABLE_LIMIT:
+        table.clear()
+    return table
+
+
+@cache
+def loony_value(components: tuple[tuple[int, int], ...]) -> int:
+    """Value for the side to move of a simple loony endgame.
+
+    ``components`` is a sorted tuple of ``(kind, boxes)`` with kind 0 for a
+    chain and 1 for a loop; every box has two sides drawn, so the side to move
+    must open one.  Its opponent then takes all, or all but two (four in a
+    loop) and keeps control; chains of one or two boxes cannot be declined
+    (a two-chain is opened in its middle).
+
+    >>> loony_value(((0, 3), (0, 3)))  # two 3-chains: the controller gets 4 of 6
+    -2
+    """
+    if not components:
+        return 0
+    best = -_INF
+    for i, (kind, n) in enumerate(components):
+        if i and components[i - 1] == (kind, n):
+            continue  # opening an equal component again gives the same value
+        rest = loony_value(components[:i] + components[i + 1 :])
+        if kind == 1:
+            ctrl = max(n + rest, n - 8 - rest)
+        elif n <= 2:
+            ctrl = n + rest
+        else:
+            ctrl = max(n + rest, n - 4 - rest)
+        best = max(best, -ctrl)
+    return best
+
+
+class _Search:
+    """One search over a position; mutable box side counts follow push/pop."""
+
+    def __init__(self, geo: Geometry, drawn: int, deadline: float | None, max_nodes: int | None):
+        self.geo = geo
+        self.table = _table(geo)
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.sides = [(drawn & m).bit_count() for m in geo.box_mask]
+        self.three = sum(1 << b for b, s in enumerate(self.sides) if s == 3)
+        self.left = sum(1 for s in self.sides if s < 4)
+
+    # -- moves ----------------------------------------------------------------
+
+    def push(self, e: int) -> int:
+        """Draw edge ``e``; return how many boxes it claimed."""
+        sides = self.sides
+        claimed = 0
+        for b in self.geo.edge_boxes[e]:
+            s = sides[b] + 1
+            sides[b] = s
+            if s == 3:
+                self.three |= 1 << b
+            elif s == 4:
+                self.three &= ~(1 << b)
+                claimed += 1
+        self.left -= claimed
+        return claimed
+
+    def pop(self, e: int) -> None:
+        sides = self.sides
+        for b in self.geo.edge_boxes[e]:
+            s = sides[b]
+            sides[b] = s - 1
+            if s == 4:
+                self.three |= 1 << b
+                self.left += 1
+            elif s == 3:
+                self.three &= ~(1 << b)
+
+    # -- captures -------------------------------------------------------------
+
+    def capture_plan(self, drawn: int) -> tuple[list[int], int]:
+        """What to do about capturable boxes: ``(takes, decline)`` edges.
+
+        One take and no decline (``-1``): taking it is optimal, nothing else
+        need be searched.  One take and a decline: a single loony offer, where
+        only taking and the double-dealing edge ``decline`` are worth searching.
+        Several takes: several offers; one of them is taken first, and which
+        one matters, since only the last can still be declined.
+        """
+        sides, across, box_mask = self.sides, self.geo.across, self.geo.box_mask
+        t = self.three
+        takes: list[int] = []
+        decline = -1
+        while t:
+            low = t & -t
+            t ^= low
+            b = low.bit_length() - 1
+            e = (box_mask[b] & ~drawn).bit_length() - 1
+            c = across[b][e]
+            if c < 0 or sides[c] != 2:
+                return [e], -1  # a lone box (or two with one edge): free to take
+            # Walk the chain of two-sided boxes behind b.
+            length, prev, cur, first = 2, e, c, -1
+            while True:
+                f = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
+                if first < 0:
+                    first = f
+                d = across[cur][f]
+                if d < 0 or sides[d] < 2:
+                    closed = False  # ends on the ground or at a junction
+                    break
+                length += 1
+                if sides[d] == 3:
+                    closed = True  # the far end is capturable too (an opened loop)
+                    t &= ~(1 << d)
+                    break
+                prev, cur = f, d
+            if (closed and length != 4) or (not closed and length != 2):
+                return [e], -1  # more than the last two (four) remain: take one
+            takes.append(e)
+            decline = first
+        if len(takes) > 1:
+            decline = -1
+        return takes, decline
+
+    # -- search ---------------------------------------------------------------
+
+    def search(self, drawn: int, alpha: int, beta: int) -> int:
+        """Value of ``drawn`` for the side to move, fail-soft within (alpha, beta)."""
+        self.nodes += 1
+        if not self.nodes % _CLOCK_EVERY:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise _OutOfBudget
+            if self.max_nodes is not None and self.nodes > self.max_nodes:
+                raise _OutOfBudget
+        gain = 0
+        taken = []
+        takes: list[int] = []
+        decline = -1
+        while self.three:
+            takes, decline = self.capture_plan(drawn)
+            if decline >= 0 or len(takes) > 1:
+                break
+            take = takes[0]
+            gain += self.push(take)
+            drawn |= 1 << take
+            taken.append(take)
+        else:
+            takes = []
+        try:
+            return gain + self._search_quiet(drawn, alpha - gain, beta - gain, takes, decline)
+        finally:
+            for e in reversed(taken):
+                self.pop(e)
+
+    def _search_quiet(
+        self, drawn: int, alpha: int, beta: int, takes: list[int], decline: int
+    ) -> int:
+        # Either no box is capturable, or loony offers wait: ``takes`` and ``decline``
+        # as capture_plan gives them.
+        left = self.left
+        if not left:
+            return 0
+        if alpha >= left:
+            return left
+        if beta <= -left:
+            return -left
+        key = self.geo.canonical(drawn)
+        entry = self.table.get(key)
+        if entry is not None:
+            lo, hi = entry
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha0, beta0 = alpha, beta
+            alpha, beta = max(alpha, lo), min(beta, hi)
+        else:
+            lo, hi = -left, left
+            alpha0, beta0 = alpha, beta
+        if takes:
+            best = self._search_offers(drawn, alpha, beta, takes, decline)
+        else:
+            best = self._search_moves(drawn, alpha, beta)
+        if best <= alpha0:
+            hi = best
+        elif best >= beta0:
+            lo = best
+        else:
+            lo = hi = best
+        self.table[key] = (lo, hi)
+        return best
+
+    def _search_offers(
+        self, drawn: int, alpha: int, beta: int, takes: list[int], decline: int
+    ) -> int:
+        best = -_INF
+        for e in takes:
+            k = self.push(e)
+            try:
+                v = k + self.search(drawn | 1 << e, max(alpha, best) - k, beta - k)
+            finally:
+                self.pop(e)
+            if v > best:
+                best = v
+                if best >= beta:
+                    return best
+        if decline >= 0:
+            self.push(decline)
+            try:
+                v = -self.search(drawn | 1 << decline, -beta, -max(alpha, best))
+            finally:
+                self.pop(decline)
+            best = max(best, v)
+        return best
+
+    def _search_moves(self, drawn: int, alpha: int, beta: int) -> int:
+        # No box is capturable, so no move claims anything and every move passes the turn.
+        sides, edge_boxes = self.sides, self.geo.edge_boxes
+        safe, unsafe = [], []
+        free = self.geo.full & ~drawn
+        while free:
+            low = free & -free
+            free ^= low
+            e = low.bit_length() - 1
+            if all(sides[b] < 2 for b in edge_boxes[e]):
+                safe.append(e)
+            else:
+                unsafe.append(e)
+        if not safe and all(s == 2 for s in sides if s < 4):
+            return loony_value(self.components(drawn))
+        best = -_INF
+        for e in safe + unsafe:
+            self.push(e)
+            try:
+                v = -self.search(drawn | 1 << e, -beta, -max(alpha, best))
+            finally:
+                self.pop(e)
+            if v > best:
+                best = v
+                if best >= beta:
+                    break
+        return best
+
+    def components(self, drawn: int) -> tuple[tuple[int, int], ...]:
+        """Chains and loops when every unclaimed box has two sides drawn."""
+        geo, sides = self.geo, self.sides
+        seen = 0
+        found = []
+        for b in range(geo.n_boxes):
+            if sides[b] == 4 or seen >> b & 1:
+                continue
+            seen |= 1 << b
+            size, ground = 1, 0
+            for e in _bits_of(geo.box_mask[b] & ~drawn):
+                prev, cur = e, geo.across[b][e]
+                while cur >= 0 and cur != b:
+                    seen |= 1 << cur
+                    size += 1
+                    prev = (geo.box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
+                    cur = geo.across[cur][prev]
+                if cur == b:
+                    break  # came round: a loop, counted once
+                ground += 1
+            found.append((0 if ground else 1, size))
+        return tuple(sorted(found))
+
+
+def _bits_of(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        out.append(low.bit_length() - 1)
+    return out
+
+
+# -- public API -----------------------------------------------------------------
+
+
+def _start(board: Board, budget: float | None, max_nodes: int | None) -> _Search:
+    deadline = None if budget is None else time.perf_counter() + budget
+    return _Search(geometry(board.width, board.height), board.edge_bits, deadline, max_nodes)
+
+
+def _move_value(s: _Search, drawn: int, e: int, alpha: int = -_INF, beta: int = _INF) -> int:
+    """Value of drawing edge ``e`` for the mover (fail-soft within the window)."""
+    k = s.push(e)
+    try:
+        if k:
+            return k + s.search(drawn | 1 << e, alpha - k, beta - k)
+        return -s.search(drawn | 1 << e, -beta, -alpha)
+    finally:
+        s.pop(e)
+
+
+def solve(
+    board: Board, *, budget: float | None = None, max_nodes: int | None = None
+) -> Solution | None:
+    """Solve the position exactly: its value and every move that keeps it.
+
+    ``value`` is the final margin of the side to move over the boxes still
+    unclaimed with best play by both (see the module docstring).  Returns
+    ``None`` if the search does not finish within ``budget`` seconds or
+    ``max_nodes`` nodes; work done still fills the shared transposition table,
+    so asking again later is cheaper.
+
+    >>> s = solve(Board(2, 2))
+    >>> s.value, len(s.best)
+    (2, 8)
+    """
+    s = _start(board, budget, max_nodes)
+    drawn = board.edge_bits
+    moves = [board.index(e) for e in board.legal_moves]
+    if not moves:
+        return Solution(0, (), 0)
+    try:
+        best_value = s.search(drawn, -_INF, _INF)
+        # A move is best when its value reaches best_value: a null-window test each.
+        best = tuple(
+            board.edges[e]
+            for e in moves
+            if _move_value(s, drawn, e, best_value - 1, best_value) >= best_value
+        )
+    except _OutOfBudget:
+        return None
+    return Solution(best_value, best, s.nodes)
+
+
+def move_values(board: Board, *, budget: float | None = None) -> dict[Edge, int] | None:
+    """The exact value of every legal move, or ``None`` if out of budget.
+
+    A move's value is the mover's final margin over the boxes unclaimed
+    *before* the move, when they draw it and both sides then play best: the
+    boxes the move claims count for the mover; if it claims none, the rest is
+    the opponent's value negated.  The largest value equals
+    ``solve(board).value``.
+
+    >>> values = move_values(Board(2, 2))
+    >>> sorted(set(values.values()))
+    [0, 2]
+    """
+    s = _start(board, budget, None)
+    drawn = board.edge_bits
+    try:
+        return {edge: _move_value(s, drawn, board.index(edge)) for edge in board.legal_moves}
+    except _OutOfBudget:
+        return None
+
+
+def value(board: Board, *, budget: float | None = None) -> int | None:
+    """The value of the position for the side to move, or ``None`` if out of budget.
+
+    >>> value(Board(3, 2))
+    -2
+    """
+    s = _start(board, budget, None)
+    try:
+        return s.search(board.edge_bits, -_INF, _INF)
+    except _OutOfBudget:
+        return None

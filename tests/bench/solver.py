@@ -1,0 +1,138 @@
+"""Benchmark of the exact solver (a script, not a pytest test).
+
+    python tests/bench/solver.py                      # empty boards up to 3 x 3, 5 x 5 mid-games
+    python tests/bench/solver.py --sizes 3x3,4x3      # chosen empty boards
+    python tests/bench/solver.py --midgame 40 --budget 2
+
+Each empty board is solved in a fresh process (cold transposition table) and
+reported with its value, nodes, wall and CPU time and the peak resident memory
+of that process.  The machine may be shared: compare CPU time with wall time.
+Then random 5 x 5 positions with 30 to 40 edges drawn are solved with a time
+budget, as the master level does, and the share that finishes is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from dotsboxes.engine import solver  # noqa: E402
+from dotsboxes.rules import Board  # noqa: E402
+
+PUBLISHED = {
+    (1, 1): -1,
+    (2, 1): 0,
+    (3, 1): -1,
+    (4, 1): 0,
+    (2, 2): 2,
+    (3, 2): -2,
+    (4, 2): 2,
+    (5, 2): -2,
+    (3, 3): -3,
+    (5, 3): -1,
+    (4, 4): 0,
+    (5, 4): 0,
+}
+
+
+def solve_one(width: int, height: int) -> dict:
+    """Solve one empty board in this process and describe the run."""
+    solver.TABLE_LIMIT = 20_000_000  # the benchmark measures the solver, not the cap
+    wall, cpu = time.perf_counter(), time.process_time()
+    solution = solver.solve(Board(width, height))
+    return {
+        "size": f"{width}x{height}",
+        "value": solution.value,
+        "published": PUBLISHED.get((width, height)),
+        "best": len(solution.best),
+        "nodes": solution.nodes,
+        "wall": time.perf_counter() - wall,
+        "cpu": time.process_time() - cpu,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def empty_boards(sizes: list[tuple[int, int]]) -> None:
+    print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(
+        f"{'board':>6} {'value':>5} {'known':>5} {'best':>4} {'nodes':>10} "
+        f"{'wall s':>8} {'cpu s':>8} {'peak MB':>8}"
+    )
+    for w, h in sizes:
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", f"{w}x{h}"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        r = json.loads(out)
+        known = "" if r["published"] is None else r["published"]
+        mark = "" if r["published"] in (None, r["value"]) else "  MISMATCH"
+        print(
+            f"{r['size']:>6} {r['value']:>5} {known!s:>5} {r['best']:>4} {r['nodes']:>10} "
+            f"{r['wall']:>8.2f} {r['cpu']:>8.2f} {r['peak_mb']:>8.0f}{mark}"
+        )
+
+
+def midgame_position(rng: random.Random, drawn: int) -> Board:
+    # Players avoid third sides while they can: draw safe edges first, as games go.
+    board = Board(5, 5)
+    while len(board.drawn) < drawn:
+        moves = board.legal_moves
+        safe = [e for e in moves if all(board.sides(b) < 2 for b in board.edge_boxes(e))]
+        board.push(rng.choice(safe or moves))
+    return board
+
+
+def midgames(count: int, budget: float) -> None:
+    rng = random.Random(2026)
+    print(f"\n5 x 5 positions with 30-40 edges drawn, solve(budget={budget} s), one table:")
+    by_drawn: dict[int, list[float | None]] = {}
+    overrun = 0.0
+    for i in range(count):
+        drawn = 30 + i % 11
+        board = midgame_position(rng, drawn)
+        start = time.perf_counter()
+        result = solver.solve(board, budget=budget)
+        took = time.perf_counter() - start
+        overrun = max(overrun, took - budget)
+        by_drawn.setdefault(drawn, []).append(took if result is not None else None)
+    print(f"{'drawn':>5} {'solved':>8} {'median s (solved)':>18}")
+    for drawn in sorted(by_drawn):
+        runs = by_drawn[drawn]
+        done = [t for t in runs if t is not None]
+        med = f"{statistics.median(done):.3f}" if done else "-"
+        print(f"{drawn:>5} {len(done):>3}/{len(runs):<4} {med:>18}")
+    print(f"largest overrun of the budget: {overrun * 1000:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1x1,2x1,3x1,4x1,2x2,3x2,4x2,3x3")
+    parser.add_argument("--midgame", type=int, default=44, help="5 x 5 positions to try (0: none)")
+    parser.add_argument("--budget", type=float, default=2.0)
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        w, h = (int(n) for n in args.one.split("x"))
+        print(json.dumps(solve_one(w, h)))
+        return
+    sizes = [tuple(int(n) for n in s.split("x")) for s in args.sizes.split(",") if s]
+    empty_boards(sizes)
+    if args.midgame:
+        midgames(args.midgame, args.budget)
+
+
+if __name__ == "__main__":
+    main()

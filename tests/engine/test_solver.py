@@ -1,0 +1,167 @@
+"""The exact solver against published values and against a plain brute force.
+
+Every shortcut the solver takes from the theory (captures, declines, loony
+endgames by formula, symmetries) is checked here against a reference negamax
+that knows nothing but the rules, over many random small positions.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dotsboxes.engine import solver
+from dotsboxes.engine.solver import Solution, loony_value, move_values, solve, value
+from dotsboxes.rules import Board, Edge
+
+
+def reference_move_values(board: Board) -> dict[Edge, int]:
+    """Brute-force negamax over every edge, memoised on the drawn edges only."""
+
+    @cache
+    def best(bits: int) -> int:
+        moves = [e for e in board.edges if not bits >> board.index(e) & 1]
+        if not moves:
+            return 0
+        return max(move(bits, e) for e in moves)
+
+    def move(bits: int, e: Edge) -> int:
+        claimed = len(board.push(e))
+        try:
+            rest = best(board.edge_bits)
+        finally:
+            board.pop()
+        return claimed + rest if claimed else -rest
+
+    board = board.copy()
+    return {e: move(board.edge_bits, e) for e in board.legal_moves}
+
+
+def random_position(rng: random.Random, width: int, height: int, undrawn: int) -> Board:
+    """A position with ``undrawn`` edges left, reached by a random playout.
+
+    Half the playouts avoid third sides while they can, as players do, so that
+    long chains, loops and loony endgames are common; the rest draw anything.
+    """
+    board = Board(width, height)
+    careful = rng.random() < 0.5
+    while len(board.legal_moves) > undrawn:
+        moves = board.legal_moves
+        if careful:
+            safe = [e for e in moves if all(board.sides(b) < 2 for b in board.edge_boxes(e))]
+            moves = safe or moves
+        board.push(rng.choice(moves))
+    return board
+
+
+# -- known values -----------------------------------------------------------------
+
+EMPTY_BOARD_VALUES = [
+    (1, 1, -1),
+    (2, 1, 0),
+    (3, 1, -1),
+    (4, 1, 0),
+    (2, 2, 2),
+    (3, 2, -2),
+]
+
+
+@pytest.mark.parametrize(("width", "height", "expected"), EMPTY_BOARD_VALUES)
+def test_empty_boards_have_their_published_values(width, height, expected):
+    solver.clear_cache()
+    assert solve(Board(width, height)).value == expected
+    solver.clear_cache()
+    assert value(Board(height, width)) == expected  # the same board turned a quarter
+
+
+def test_on_two_by_two_outer_first_edges_keep_plus_two_and_inner_ones_give_zero():
+    board = Board(2, 2)
+    values = move_values(board)
+    for edge, v in values.items():
+        outer = len(board.edge_boxes(edge)) == 1
+        assert v == (2 if outer else 0), edge
+    assert set(solve(board).best) == {e for e, v in values.items() if v == 2}
+
+
+def test_a_finished_game_has_value_zero_and_no_moves():
+    board = Board(1, 1)
+    for edge in list(board.legal_moves):
+        board.push(edge)
+    assert solve(board) == Solution(0, (), 0)
+    assert move_values(board) == {}
+
+
+def test_claimed_boxes_do_not_count_in_the_value():
+    # Blue takes a box on a 2 x 1 board; the value only concerns the other box.
+    board = Board(2, 1)
+    for text in ("a1-b1", "a2-b2", "a1-a2", "b1-b2"):
+        board.play(text)
+    assert board.scores == (0, 1)  # Red closed the box with b1-b2 and moves again
+    assert value(board) == 1  # one box left, one side drawn: whoever moves now gets it
+    assert set(move_values(board).values()) == {1}
+
+
+# -- the loony endgame formula ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("components", "expected"),
+    [
+        (((0, 3),), -3),  # one chain: the opponent takes it all
+        (((0, 3), (0, 3)), -2),  # take 1, decline 2, then take 3
+        (((1, 4),), -4),
+        (((0, 3), (1, 4)), -1),  # open the loop first: the opponent takes it and opens the chain
+        (((0, 1), (0, 1)), 0),
+        (((0, 2), (0, 3)), 1),  # sacrifice the 2-chain so the opponent must open the 3
+    ],
+)
+def test_simple_loony_endgames_match_hand_counted_values(components, expected):
+    assert loony_value(components) == expected
+
+
+# -- against the brute force --------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height"), [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2)])
+def test_values_and_best_moves_agree_with_brute_force_on_random_positions(width, height):
+    rng = random.Random(f"solver-{width}x{height}")
+    for _ in range(40):
+        board = random_position(rng, width, height, undrawn=rng.randint(4, 13))
+        expected = reference_move_values(board)
+        solver.clear_cache()
+        got = move_values(board)
+        assert got == expected, board.key()
+        solution = solve(board)
+        top = max(expected.values())
+        assert solution.value == top, board.key()
+        assert solution.best == tuple(e for e in board.legal_moves if expected[e] == top)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.sampled_from([(2, 2), (3, 2), (2, 3), (3, 3)]),
+    seed=st.integers(0, 2**32),
+    undrawn=st.integers(1, 12),
+)
+def test_the_shared_table_never_changes_an_answer(size, seed, undrawn):
+    # No clearing between examples: entries left by earlier positions are reused.
+    board = random_position(random.Random(seed), *size, undrawn=undrawn)
+    assert move_values(board) == reference_move_values(board)
+
+
+# -- budgets ------------------------------------------------------------------------
+
+
+def test_an_unfinished_search_returns_none_within_its_budget():
+    solver.clear_cache()
+    start = time.perf_counter()
+    assert solve(Board(5, 5), budget=0.05) is None
+    assert time.perf_counter() - start < 0.5  # generous: the machine is shared
+    assert solve(Board(5, 5), max_nodes=500) is None
+    assert move_values(Board(5, 5), budget=0.02) is None
+    assert value(Board(5, 5), budget=0.02) is None
