@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
 import re
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -19,6 +22,21 @@ from tests.rooms.conftest import act, join, open_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/5"
+
+
+def own_loop(test):
+    """Run an async test on a fresh event loop in its own thread.
+
+    Playwright's sync API keeps a loop running in the main thread for the whole
+    session, so tests that share a worker with the browser tests cannot start
+    one there."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, test(*args, **kwargs)).result()
+
+    return run
 
 
 def _redis_up() -> bool:
@@ -99,6 +117,7 @@ def players():
     return alice, bob, Room.objects.select_related("game").get(pk=room.pk)
 
 
+@own_loop
 async def test_a_spectator_hears_each_move_with_the_new_version(layer, players):
     alice, bob, room = players
     carol = Client()
@@ -119,6 +138,7 @@ async def test_a_spectator_hears_each_move_with_the_new_version(layer, players):
         await ws.disconnect()
 
 
+@own_loop
 async def test_chat_and_offers_reach_both_players(layer, players):
     alice, bob, room = players
     ws = socket(bob, room)
@@ -135,6 +155,7 @@ async def test_chat_and_offers_reach_both_players(layer, players):
         await ws.disconnect()
 
 
+@own_loop
 async def test_presence_is_recorded_per_socket_and_starts_the_away_countdown(layer, players):
     _alice, bob, room = players
     first, second = socket(bob, room), socket(bob, room)
@@ -157,6 +178,7 @@ async def test_presence_is_recorded_per_socket_and_starts_the_away_countdown(lay
     await again.disconnect()
 
 
+@own_loop
 async def test_spectators_are_counted_and_named_in_pushes(layer, players):
     alice, _bob, room = players
     watcher = socket(None, room)
@@ -172,6 +194,7 @@ async def test_spectators_are_counted_and_named_in_pushes(layer, players):
         await watcher.disconnect()
 
 
+@own_loop
 async def test_a_rematch_sends_everyone_to_the_new_room(layer, players):
     alice, bob, room = players
     ws = socket(Client(), room)
@@ -189,6 +212,7 @@ async def test_a_rematch_sends_everyone_to_the_new_room(layer, players):
         await ws.disconnect()
 
 
+@own_loop
 async def test_garbage_frames_close_the_socket_and_change_nothing(layer, players):
     alice, _bob, room = players
     ws = socket(alice, room)
@@ -205,7 +229,10 @@ async def test_garbage_frames_close_the_socket_and_change_nothing(layer, players
     )
 
 
-@pytest.mark.parametrize("frame", [b"\x00\xff" * 9000, "x" * (16 * 1024 + 1)])
+@pytest.mark.parametrize(
+    "frame", [b"\x00\xff" * 9000, "x" * (16 * 1024 + 1)], ids=["binary", "text"]
+)
+@own_loop
 async def test_frames_over_16_kib_are_refused_with_1009(layer, players, frame):
     alice, _bob, room = players
     ws = socket(alice, room)
@@ -219,6 +246,7 @@ async def test_frames_over_16_kib_are_refused_with_1009(layer, players, frame):
     await ws.wait()
 
 
+@own_loop
 async def test_a_foreign_origin_is_refused_at_the_handshake(layer, players):
     alice, _bob, room = players
     ws = socket(alice, room, origin="https://evil.example")
@@ -232,6 +260,7 @@ async def test_a_foreign_origin_is_refused_at_the_handshake(layer, players):
     )
 
 
+@own_loop
 async def test_an_unknown_room_is_refused(layer, db):
     ws = WebsocketCommunicator(
         application, "/ws/rooms/nosuchroom12/", headers=[(b"origin", b"http://localhost")]
@@ -240,6 +269,7 @@ async def test_an_unknown_room_is_refused(layer, db):
     assert not connected and code == 4404
 
 
+@own_loop
 async def test_the_lobby_hears_new_rooms(layer, db):
     ws = WebsocketCommunicator(
         application, "/ws/rooms/", headers=[(b"origin", b"http://localhost")]
