@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from dotsboxes.rules import Board, Edge, Player
 
@@ -108,13 +108,12 @@ def arrays(board: Board) -> tuple[Grid, bytearray, bytearray]:
 # -- components ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RawComponent:
+class RawComponent(NamedTuple):
     """A component by indices, as the search uses it (see :class:`Component`)."""
 
     kind: str  # "chain" or "loop"
     boxes: tuple[int, ...]  # in path order; a chain's first box is at ends[0]
-    ends: tuple[str, ...]  # two ends for a chain, none for a loop
+    ends: tuple[str, ...]  # two ends for a chain, none for a loop; opened ends first
     end_edges: tuple[int, ...]  # the string leaving each end (-1 for an opened end)
     inner: tuple[int, ...]  # edges between consecutive boxes (and the closing one of a loop)
 
@@ -128,70 +127,55 @@ class RawComponent:
         return self.ends.count("opened")
 
 
-def raw_components(g: Grid, drawn: bytearray, sides: bytearray) -> list[RawComponent]:
-    """Every chain and loop of the position, by indices, in box order."""
-    n = g.num_boxes
-    low = [1 <= 4 - s <= 2 for s in sides]  # unclaimed with two or three sides drawn
-    seen = [False] * n
-    result = []
-    for start in range(n):
-        if not low[start] or seen[start]:
-            continue
-        # Gather the component, then walk it from an end (or anywhere, for a loop).
-        members = [start]
-        seen[start] = True
-        links: dict[int, list[tuple[int, int]]] = {}
-        stack = [start]
-        while stack:
-            box = stack.pop()
-            strings = [(e, o) for e, o in g.around[box] if not drawn[e]]
-            links[box] = strings
-            for _, o in strings:
-                if o != GROUND and low[o] and not seen[o]:
-                    seen[o] = True
-                    members.append(o)
-                    stack.append(o)
-        inner_count = {b: sum(1 for _, o in links[b] if o != GROUND and low[o]) for b in members}
-        ends_at = [b for b in members if inner_count[b] < 2]
-        is_loop = not ends_at
-        first = min(members) if is_loop else min(ends_at)
-        order, inner = [first], []
-        prev, cur = -2, first
-        while True:
-            step = next(
-                ((e, o) for e, o in links[cur] if o != GROUND and low[o] and o != prev), None
-            )
-            if step is None or (is_loop and step[1] == first):
-                if is_loop and step is not None:
-                    inner.append(step[0])
+def _walk(g: Grid, drawn: bytearray, sides: bytearray, seen: bytearray, start: int, e: int, o: int):
+    """Follow a string from ``start``: the boxes passed, the edges between, how it ends."""
+    boxes: list[int] = []
+    inner: list[int] = []
+    around = g.around
+    while True:
+        if o == GROUND:
+            return boxes, inner, "border", e
+        so = sides[o]
+        if so <= 1:
+            return boxes, inner, "junction", e
+        inner.append(e)
+        if o == start:
+            return boxes, inner, "loop", -1
+        seen[o] = 1
+        boxes.append(o)
+        if so == 3:
+            return boxes, inner, "opened", -1
+        for e2, o2 in around[o]:
+            if e2 != e and not drawn[e2]:
+                e, o = e2, o2
                 break
-            inner.append(step[0])
-            prev, cur = cur, step[1]
-            order.append(cur)
-        if is_loop:
-            result.append(RawComponent("loop", tuple(order), (), (), tuple(inner)))
+
+
+def raw_components(g: Grid, drawn: bytearray, sides: bytearray) -> list[RawComponent]:
+    """Every chain and loop of the position, by indices."""
+    seen = bytearray(len(sides))
+    result = []
+    for start, s0 in enumerate(sides):
+        if s0 < 2 or s0 == 4 or seen[start]:
             continue
-        ends: list[str] = []
-        end_edges: list[int] = []
-        for box in (order[0], order[-1]) if len(order) > 1 else (order[0],):
-            outer = [(e, o) for e, o in links[box] if o == GROUND or not low[o]]
-            for e, o in outer:
-                ends.append("border" if o == GROUND else "junction")
-                end_edges.append(e)
-            if len(order) > 1 and not outer:
-                ends.append("opened")
-                end_edges.append(-1)
-        while len(ends) < 2:  # a single box with three sides drawn
-            ends.append("opened")
-            end_edges.append(-1)
-        if ends[0] != "opened" and ends[1] == "opened":  # list opened ends first
-            ends.reverse()
-            end_edges.reverse()
-            order.reverse()
-            inner.reverse()
-        result.append(
-            RawComponent("chain", tuple(order), tuple(ends), tuple(end_edges), tuple(inner))
-        )
+        seen[start] = 1
+        strings = [(e, o) for e, o in g.around[start] if not drawn[e]]
+        boxes, inner, end, end_edge = _walk(g, drawn, sides, seen, start, *strings[0])
+        if end == "loop":
+            result.append(RawComponent("loop", (start, *boxes), (), (), tuple(inner)))
+            continue
+        if len(strings) == 1:  # the start box has three sides: an opened end
+            order = (start, *boxes)
+            ends, end_edges, links = ("opened", end), (-1, end_edge), inner
+        else:
+            back, back_inner, back_end, back_edge = _walk(g, drawn, sides, seen, start, *strings[1])
+            order = (*reversed(back), start, *boxes)
+            links = [*reversed(back_inner), *inner]
+            ends, end_edges = (back_end, end), (back_edge, end_edge)
+        if ends[1] == "opened" and ends[0] != "opened":
+            order, links = order[::-1], links[::-1]
+            ends, end_edges = ends[::-1], end_edges[::-1]
+        result.append(RawComponent("chain", tuple(order), ends, end_edges, tuple(links)))
     return result
 
 

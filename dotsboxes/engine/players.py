@@ -38,7 +38,7 @@ DEFAULT_LEVEL = "casual"
 
 #: Search nodes per second of budget.  About half of what one core of the
 #: reference machine manages, so a search normally ends well inside its budget.
-NODE_RATE = 10_000
+NODE_RATE = 20_000
 #: Solver nodes per second of budget (same margin).
 SOLVER_RATE = 40_000
 #: Share of the master's budget offered to the solver when it may finish.

@@ -325,8 +325,11 @@ def search(
     g, drawn, sides = arrays(board)
     s = _Searcher(g, drawn, sides, max_nodes=max_nodes, deadline=deadline)
     moves = s_moves(s)
-    rng = random.Random(f"{seed}:{board.key()}")
-    rng.shuffle(moves)
+    # The seed orders the safe moves (ties go to the first searched); hand-outs
+    # stay last, smallest first, so an interrupted search still answers sensibly.
+    safe = [i for i in moves if all(sides[b] <= 1 for b in g.edge_boxes[i])]
+    random.Random(f"{seed}:{board.key()}").shuffle(safe)
+    moves = safe + [i for i in moves if i not in safe]
     if len(moves) == 1:
         return SearchResult(g.edges[moves[0]], 0, 0, 0, False)
     if 3 not in sides and min((x for x in sides if x < 4), default=4) >= 2:
