@@ -500,6 +500,8 @@ def game_import(
     except RulesError as exc:
         turn, edge = getattr(exc, "turn", None), getattr(exc, "edge", None)
         detail = _TURN_PREFIX.sub("", str(exc))
+        # The rules name the whole position after "already drawn"; the turn says enough.
+        detail = re.sub(r" is already drawn \(.*\)$", " is already drawn", detail)
         where = ""
         if turn is not None:
             where = f"Turn {turn}" + (f", edge {edge}" if edge else "") + ": "

@@ -337,6 +337,7 @@ def test_a_bad_record_is_refused_naming_turn_and_edge_and_nothing_is_saved(alice
     html = response.content.decode()
     assert response.status_code == 200
     assert "Turn 3, edge b1-a1" in html and "already drawn" in html
+    assert "position 2x2" not in html  # no position key dumped on the player
     assert not Game.objects.exists()
 
 
