@@ -15,6 +15,7 @@ from .boards import clickable, diagram
 from .exercises import BY_SLUG as EXERCISES
 from .exercises import EXERCISES as ALL_EXERCISES
 from .exercises import TRACK_NAMES, TRACKS, Exercise, next_exercise, track_exercises
+from .explain import position_facts
 from .lessons import rules_figures, strategy_figures
 from .studies import BY_SLUG as STUDIES
 from .studies import STUDIES as ALL_STUDIES
@@ -68,6 +69,7 @@ def study(request: HttpRequest, slug: str) -> HttpResponse:
             "answer_svg": diagram(item.board, highlight=highlight, title="The answer"),
             "revealed": revealed,
             "margin": abs(item.value),
+            "facts": position_facts(item.board),
             "previous": ALL_STUDIES[index - 1] if index > 0 else None,
             "next": ALL_STUDIES[index + 1] if index + 1 < len(ALL_STUDIES) else None,
         },
