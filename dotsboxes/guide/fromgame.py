@@ -171,6 +171,8 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
         "solved": solved,
         "svg": diagram(board, highlight=highlight, title="The position before the move"),
         "pick": None if solved else clickable(board, title="The position before the move"),
+        "scores": board.scores,
+        "key": board.key(),
     }
     template = "guide/retry.html"
     if request.htmx and request.method == "POST":
