@@ -22,14 +22,12 @@ from dotsboxes.games.models import Game, Side
 from dotsboxes.rules import RulesError
 
 from .boards import clickable, diagram
-from .review import review_moves
+from .review import BUDGET_PER_POSITION, TOTAL_BUDGET, review_moves
 
 log = logging.getLogger(__name__)
 
 REVIEW_TTL = 60 * 60 * 24
 PENDING_TTL = 120  # a review that has not answered by then is started again
-BUDGET_PER_POSITION = 3.0
-TOTAL_BUDGET = 20.0
 MODES = (Game.Mode.COMPUTER, Game.Mode.LOCAL)
 
 
