@@ -5,12 +5,17 @@ beginner   takes every box it is offered, otherwise draws loosely
 casual     takes every box, never draws a third side while it can avoid
            it, and then gives away the fewest boxes it can
 club       knows chains and loops, the long-chain rule and double-dealing:
-           one ply of search with the chain-parity evaluation, exact in
-           simple endgames
-expert     alpha-beta search (:mod:`.search`) to a limited depth
+           the chain-aware search (:mod:`.search`) on a small node budget
+           (0.05 s), so it sees the end of the safe phase only when that is
+           near, and plays simple endgames exactly
+expert     the same search with six times the budget (0.3 s)
 master     the exact solver whenever it finishes inside the budget,
-           otherwise the full-depth search with chain-parity knowledge
+           otherwise the search with the rest of its 2 s
 =========  ==============================================================
+
+The levels differ by knowledge first (beginner, casual, club) and then by how
+far they see (club, expert, master): a depth limit would cripple the search,
+which needs to reach the end of the safe phase, so budgets set the levels apart.
 
 **Budgets and determinism.**  ``budget`` is in seconds.  Searches are limited
 by node counts derived from the budget (:data:`NODE_RATE` nodes and
@@ -22,9 +27,12 @@ machine: then the deepest finished iteration answers, and the move may differ.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -48,12 +56,13 @@ SOLVER_SHARE = 0.6
 #: edges before the end of the safe phase).
 SOLVER_SAFE_EDGES = 10
 SOLVER_EDGES = 30
-#: Depth limit of the expert's search (the master's is unlimited).
-EXPERT_DEPTH = 3
+#: Depth limits of the club's and the expert's searches (the master's is unlimited).
+CLUB_DEPTH = 64
+EXPERT_DEPTH = 64
 #: Seconds kept back from the budget for work around the search.
 _SLACK = 0.02
 
-_BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.3, "expert": 1.0, "master": 2.0}
+_BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.05, "expert": 0.3, "master": 2.0}
 
 
 def default_budget(level: str, board: Board) -> float:
@@ -96,12 +105,31 @@ def choose(
         return _beginner(board, rng)
     if level == "casual":
         return _casual(board, rng)
-    deadline = start + max(0.0, budget - _SLACK)
-    if level == "club":
-        return _searched(board, budget, deadline, seed, max_depth=1)
-    if level == "expert":
-        return _searched(board, budget, deadline, seed, max_depth=EXPERT_DEPTH)
-    return _master(board, budget, deadline, seed)[0]
+    deadline = _deadline(start, budget)
+    with _no_gc():
+        if level == "club":
+            return _searched(board, budget, deadline, seed, max_depth=CLUB_DEPTH)
+        if level == "expert":
+            return _searched(board, budget, deadline, seed, max_depth=EXPERT_DEPTH)
+        return _master(board, budget, deadline, seed)[0]
+
+
+def _deadline(start: float, budget: float) -> float:
+    """The safety-net deadline: 90 % of the budget, less a little slack."""
+    return start + max(0.0, budget * 0.9 - _SLACK)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Pause the cycle collector: search tables are large and hold no cycles,
+    and a full collection in the middle of a search can overrun the budget."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _check_level(level: str) -> None:
@@ -235,7 +263,8 @@ def hint(board: Board, *, budget: float | None = None) -> Hint:
     if budget is None:
         budget = default_budget("master", board) / 2
     start = time.perf_counter()
-    edge, value, exact = _master(board, budget, start + max(0.0, budget - _SLACK), 0)
+    with _no_gc():
+        edge, value, exact = _master(board, budget, _deadline(start, budget), 0)
     reason = explain(board, edge, analyse(board))
     if exact and value is not None:
         reason += "; " + _outlook(value)
