@@ -55,6 +55,8 @@ SOLVER_SHARE = 0.6
 #: most this many edges left at all (5 x 5 games are solved around 6 to 8 safe
 #: edges before the end of the safe phase).
 SOLVER_SAFE_EDGES = 10
+#: How many equally good moves the master compares for the opponent's chances to err.
+MAX_TRAPS = 8
 SOLVER_EDGES = 30
 #: Depth limits of the club's and the expert's searches (the master's is unlimited).
 CLUB_DEPTH = 64
@@ -68,14 +70,15 @@ _BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.05, "expert": 0.3, "
 def default_budget(level: str, board: Board) -> float:
     """Seconds per move a level gets by default: master 2 s on 5 x 5 boxes.
 
-    Searching levels scale with the number of edges (a 5 x 5 board has 60),
-    between a quarter and twice the 5 x 5 figure.
+    Searching levels scale with the square of the number of edges (a 5 x 5
+    board has 60), between a tenth and twice the 5 x 5 figure: small boards
+    need far less time for the same insight.
     """
     _check_level(level)
     base = _BASE_BUDGET[level]
     if level in ("beginner", "casual"):
         return base
-    scale = min(2.0, max(0.25, len(board.edges) / 60))
+    scale = min(2.0, max(0.1, (len(board.edges) / 60) ** 2))
     return round(base * scale, 3)
 
 
@@ -223,10 +226,40 @@ def _master(
         if solution is not None and solution.best:
             rng = random.Random(f"{seed}:master:{board.key()}")
             captures = [e for e in solution.best if board.claims(e)]
-            return rng.choice(captures or list(solution.best)), solution.value, True
+            if captures:
+                return rng.choice(captures), solution.value, True
+            best = list(solution.best)
+            rng.shuffle(best)
+            if len(best) > 1 and solution.nodes * 4 < budget * share * SOLVER_RATE:
+                best = _trappiest(solver, board, best, deadline)
+            return best[0], solution.value, True
     nodes = max(200, int(budget * (1 - share) * NODE_RATE))
     result = _search.search(board, max_nodes=nodes, deadline=deadline, seed=seed)
     return result.edge, result.value, result.exact
+
+
+def _trappiest(solver: ModuleType, board: Board, best: list[Edge], deadline: float) -> list[Edge]:
+    """Equally good moves, those that leave the opponent fewest right answers first.
+
+    Best play cannot do better than the value, but a fallible opponent errs
+    more where few of its replies keep the value: that is how a lost
+    position is saved and a won one won by more.
+    """
+    scores: dict[Edge, float] = {}
+    for edge in best[:MAX_TRAPS]:
+        board.push(edge)
+        try:
+            if board.is_over() or board.last_claimed:
+                continue
+            left = deadline - time.perf_counter()
+            values = solver.move_values(board, budget=left / 2) if left > 0 else None
+        finally:
+            board.pop()
+        if values is None:
+            break  # out of time: keep the order found so far
+        top = max(values.values())
+        scores[edge] = sum(1 for v in values.values() if v == top) / len(values)
+    return sorted(best, key=lambda e: scores.get(e, 1.0))
 
 
 def _worth_solving(board: Board) -> bool:
