@@ -30,9 +30,13 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 
 def game_url(game: Game) -> str | None:
-    """The game's page, or ``None`` while the app that shows it has no such page yet."""
+    """The game's page, else its replay, or ``None`` while no app shows it yet."""
     try:
         return game.get_absolute_url()
+    except NoReverseMatch:
+        pass
+    try:
+        return reverse("games:replay", args=[game.public_id])
     except NoReverseMatch:
         return None
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.utils import timezone
 
 from dotsboxes.accounts.models import Rating, RatingChange
@@ -127,3 +130,15 @@ def test_the_service_can_be_called_directly_and_only_counts_once(alice, bob):
     assert len(rating_apply_game(game=game)) == 2
     assert rating_apply_game(game=game) == []
     assert Rating.objects.get(user=alice).games == 1
+
+
+def test_the_catch_up_command_rates_games_finished_without_a_signal(alice, bob):
+    first, second = online_game(alice, bob), online_game(bob, alice)
+    for game in (first, second):
+        Game.objects.filter(pk=game.pk).update(status="finished", result="tie")
+    out = StringIO()
+    call_command("apply_ratings", stdout=out)
+    assert out.getvalue().strip() == "Rated 2 games."
+    assert Rating.objects.get(user=alice).games == 2
+    call_command("apply_ratings", stdout=out)
+    assert out.getvalue().strip().endswith("Rated 0 games.")

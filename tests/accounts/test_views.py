@@ -106,7 +106,7 @@ def test_the_profile_lists_the_players_finished_games_with_rating_changes(client
     rated = played_game(
         mode=Game.Mode.ONLINE, rated=True, blue_user=alice, red_user=bob, red_name="bob"
     )
-    played_game(seed=1, mode=Game.Mode.LOCAL, blue_user=alice, blue_name="alice")
+    local = played_game(seed=1, mode=Game.Mode.LOCAL, blue_user=alice, blue_name="alice")
     played_game(seed=2, edges=3, blue_user=alice)  # unfinished: not listed
     played_game(seed=3, red_user=bob)  # not alice's
     page = client.get(reverse("accounts:profile", args=["alice"])).content.decode()
@@ -114,6 +114,7 @@ def test_the_profile_lists_the_players_finished_games_with_rating_changes(client
     rating = Rating.objects.get(user=alice)
     assert rating.display in page
     assert "unrated" in page and "bob" in page
+    assert f'href="{local.get_absolute_url()}"' in page
     won = rated.result == Game.Result.BLUE
     assert ("Won" if won else "Lost" if rated.result == Game.Result.RED else "Tie") in page
 

@@ -71,3 +71,28 @@ def test_a_player_reports_a_position_and_staff_resolve_it(live_server, browser):
     expect(staff.get_by_text("is resolved")).to_be_visible()
     report.refresh_from_db()
     assert report.status == Report.Status.RESOLVED
+
+
+def test_the_rating_list_and_a_profile_with_games_fit_a_phone(live_server, browser):
+    User = get_user_model()
+    alice, bob = User.objects.create_user("alice"), User.objects.create_user("bob")
+    for seed in range(3):
+        blue, red = (alice, bob) if seed % 2 else (bob, alice)
+        played_game(
+            seed=seed,
+            mode="online",
+            rated=True,
+            blue_user=blue,
+            red_user=red,
+            blue_name=blue.username,
+            red_name=red.username,
+        )
+    page = browser.new_context(viewport={"width": 375, "height": 740}).new_page()
+    page.goto(live_server.url + "/accounts/ratings/")
+    expect(page.get_by_role("link", name="alice")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.get_by_role("link", name="alice").click()
+    expect(page.locator("tbody tr")).to_have_count(3)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "profile-375.png"), full_page=True)
