@@ -2,13 +2,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .forms import SigninForm
 
 app_name = "accounts"
 urlpatterns = [
     path(
         "login/",
         auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
+            template_name="accounts/login.html",
+            authentication_form=SigninForm,
+            redirect_authenticated_user=True,
         ),
         name="login",
     ),

@@ -92,7 +92,8 @@ def test_signing_in_and_out(client, alice):
 def test_a_wrong_password_is_refused_with_a_plain_message(client, alice):
     response = client.post(reverse("accounts:login"), {"username": "alice", "password": "nope"})
     assert response.status_code == 200
-    assert "enter a correct username and password" in response.content.decode()
+    assert "do not match an account" in response.content.decode()
+    assert "_auth_user_id" not in client.session
 
 
 def test_sign_out_needs_the_csrf_token(alice):

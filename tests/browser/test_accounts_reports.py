@@ -22,7 +22,7 @@ def test_sign_up_then_sign_out_and_back_in(live_server, page, screenshot):
     page.get_by_role("link", name="Create an account").click()
     page.get_by_label("Username").fill("ada")
     page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_label("Password again").fill(PASSWORD)
     screenshot("signup")
     page.get_by_role("button", name="Create account").click()
     expect(page.get_by_role("heading", name="ada", exact=True)).to_be_visible()
