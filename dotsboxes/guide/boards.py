@@ -54,16 +54,21 @@ def clickable(
     highlight: Iterable[Edge | str] = (),
     title: str | None = None,
     disabled: bool = False,
+    only: Iterable[Edge | str] | None = None,
 ) -> SafeString:
     """The board with a submit button on every undrawn edge (``name="edge"``).
 
     Place it inside a ``<form method="post">``; the button's value is the edge
     in dot-pair notation, exactly what a person would type in the text field.
+    ``only`` limits the buttons to some of the undrawn edges.
     """
+    allowed = None if only is None else {_edge(e) for e in only}
     width = 2 * MARGIN + board.width * CELL
     height = 2 * MARGIN + board.height * CELL
     rows = []
     for edge in board.legal_moves:
+        if allowed is not None and edge not in allowed:
+            continue
         cx, cy = _centre(edge, board)
         kind = "h" if edge.horizontal else "v"
         style = f"left:{100 * cx / width:.3f}%;top:{100 * cy / height:.3f}%"

@@ -34,6 +34,12 @@ CHOICES = {
     "next": (("blue", "Blue"), ("red", "Red")),
     "owner": (("blue", "Blue"), ("red", "Red")),
     "claims": (("0", "None"), ("1", "One"), ("2", "Two")),
+    "build": (
+        ("blue-blue", "Blue owns it; Blue draws next"),
+        ("blue-red", "Blue owns it; Red draws next"),
+        ("red-red", "Red owns it; Red draws next"),
+        ("red-blue", "Red owns it; Blue draws next"),
+    ),
 }
 
 
@@ -49,7 +55,10 @@ class Exercise:
     turn: str = "blue"
     record: str = ""  # replay track: the whole game
     ply: int = 0  # replay track: the question is asked after this many edges
-    kind: str = "edge"  # "edge", or a rules question: "next", "claims", "owner"
+    # "edge", a rules question ("next", "claims", "owner"), or "build": draw the four
+    # sides of box ``box`` one by one, then say who owns it and who draws next.
+    kind: str = "edge"
+    box: int = 0
     edge: str = ""  # rules questions: the edge being asked about (drawn dashed)
     best: frozenset[str] = frozenset()  # edge questions: every move of optimal value
 
@@ -68,8 +77,23 @@ class Exercise:
     def choices(self) -> tuple[tuple[str, str], ...]:
         return CHOICES.get(self.kind, ())
 
-    def correct_choice(self) -> str:
+    def built(self, edges: list[str]) -> Board:
+        """A build exercise's board after the edges drawn so far (checked by the rules)."""
+        board = self.board.copy()
+        for edge in edges:
+            board.play(edge)
+        return board
+
+    def box_sides(self) -> set[str]:
+        return {str(e) for e in self.board.box_edges(self.box)}
+
+    def correct_choice(self, board: Board | None = None) -> str:
         """The answer to a rules question, worked out by the rules core."""
+        if self.kind == "build":
+            owner = board.owner(self.box) if board is not None else None
+            if owner is None:
+                raise ValueError("the box is not finished yet")
+            return f"{owner.name.lower()}-{board.turn.name.lower()}"
         board = self.board.copy()
         edge = Edge.parse(self.edge)
         if self.kind == "claims":
@@ -113,6 +137,29 @@ Red: Dev
 
 EXERCISES: tuple[Exercise, ...] = (
     # -- the rules -------------------------------------------------------------
+    Exercise(
+        slug="draw-a-box",
+        track="rules",
+        title="Draw a box",
+        kind="build",
+        picture="""
++   +   +
+
++   +   +
+""",
+        prompt=(
+            "Draw the four sides of the left box, one at a time. You draw for both players: "
+            "Blue draws first, then the turn passes after every edge that claims nothing."
+        ),
+        right=(
+            "Blue and Red took turns, so Red drew the fourth side: the box is Red's, and "
+            "because Red claimed it, Red draws again."
+        ),
+        wrong=(
+            "Look at the colour of the fourth side: whoever drew it owns the box, and a "
+            "claim keeps the move."
+        ),
+    ),
     Exercise(
         slug="close-a-box",
         track="rules",

@@ -22,14 +22,12 @@ from dotsboxes.games.models import Game, Side
 from dotsboxes.rules import RulesError
 
 from .boards import clickable, diagram
-from .review import review_moves
+from .review import BUDGET_PER_POSITION, TOTAL_BUDGET, review_moves
 
 log = logging.getLogger(__name__)
 
 REVIEW_TTL = 60 * 60 * 24
 PENDING_TTL = 120  # a review that has not answered by then is started again
-BUDGET_PER_POSITION = 3.0
-TOTAL_BUDGET = 20.0
 MODES = (Game.Mode.COMPUTER, Game.Mode.LOCAL)
 
 
@@ -171,6 +169,8 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
         "solved": solved,
         "svg": diagram(board, highlight=highlight, title="The position before the move"),
         "pick": None if solved else clickable(board, title="The position before the move"),
+        "scores": board.scores,
+        "key": board.key(),
     }
     template = "guide/retry.html"
     if request.htmx and request.method == "POST":

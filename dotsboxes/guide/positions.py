@@ -13,7 +13,7 @@ rules would not allow (a claimed box with a side missing, say).
 ... +---+---+
 ... ''', turn="red")
 >>> board.scores, board.turn.name, len(board.legal_moves)
-((1, 0), 'RED', 3)
+((1, 0), 'RED', 2)
 """
 
 from __future__ import annotations

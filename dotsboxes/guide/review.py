@@ -14,14 +14,18 @@ import time
 from dotsboxes.engine.solver import move_values
 from dotsboxes.rules import Board, Edge
 
+#: Seconds the solver may spend on one position, and on one whole game.
+BUDGET_PER_POSITION = 3.0
+TOTAL_BUDGET = 20.0
+
 
 def review_moves(
     start_key: str,
     edges: list[str],
     plies: list[int],
     *,
-    budget: float = 1.0,
-    total: float = 15.0,
+    budget: float = BUDGET_PER_POSITION,
+    total: float = TOTAL_BUDGET,
 ) -> dict:
     """Solve the position before each move in ``plies`` (0-based indexes into ``edges``).
 

@@ -15,11 +15,13 @@ from .boards import clickable, diagram
 from .exercises import BY_SLUG as EXERCISES
 from .exercises import EXERCISES as ALL_EXERCISES
 from .exercises import TRACK_NAMES, TRACKS, Exercise, next_exercise, track_exercises
+from .explain import position_facts
 from .lessons import rules_figures, strategy_figures
 from .studies import BY_SLUG as STUDIES
 from .studies import STUDIES as ALL_STUDIES
 
 RESULT_KEY = "guide_result"  # a checked answer, carried across the redirect of a plain form
+BUILD_KEY = "guide_build"  # edges drawn so far in each "draw a box" exercise
 
 
 @require_GET
@@ -68,6 +70,7 @@ def study(request: HttpRequest, slug: str) -> HttpResponse:
             "answer_svg": diagram(item.board, highlight=highlight, title="The answer"),
             "revealed": revealed,
             "margin": abs(item.value),
+            "facts": position_facts(item.board),
             "previous": ALL_STUDIES[index - 1] if index > 0 else None,
             "next": ALL_STUDIES[index + 1] if index + 1 < len(ALL_STUDIES) else None,
         },
@@ -91,6 +94,43 @@ def practice(request: HttpRequest) -> HttpResponse:
         )
     overall = progress_store.summary(progress, [e.slug for e in ALL_EXERCISES])
     return render(request, "guide/practice.html", {"tracks": tracks, "overall": overall})
+
+
+def _build_step(request: HttpRequest, exercise: Exercise, data) -> tuple[dict | None, str]:
+    """One step of a "draw a box" exercise: draw a side, start again, or answer."""
+    drawn = list(request.session.get(BUILD_KEY, {}).get(exercise.slug, []))
+    board = exercise.built(drawn)
+    if "reset" in data:
+        drawn = []
+    elif "choice" in data:
+        if board.owner(exercise.box) is None:
+            return None, "Draw all four sides of the box first."
+        choice = (data.get("choice") or "").strip().lower()
+        labels = dict(exercise.choices)
+        if choice not in labels:
+            return None, "Choose one of the answers."
+        correct = exercise.correct_choice(board)
+        return {
+            "correct": choice == correct,
+            "answer": labels[choice],
+            "best": [labels[correct]],
+            "lost": 0,
+        }, ""
+    else:
+        text = (data.get("edge") or "").strip()
+        try:
+            edge = board.parse_edge(text)
+        except RulesError as exc:
+            return None, f"{exc}." if text else "Click a side of the left box."
+        if str(edge) not in exercise.box_sides():
+            return None, f"{edge} is not a side of the left box."
+        if board.is_drawn(edge):
+            return None, f"{edge} is already drawn."
+        drawn.append(str(edge))
+    state = dict(request.session.get(BUILD_KEY, {}))
+    state[exercise.slug] = drawn
+    request.session[BUILD_KEY] = state
+    return None, ""
 
 
 def _check(exercise: Exercise, data) -> tuple[dict | None, str]:
@@ -129,11 +169,14 @@ def _check(exercise: Exercise, data) -> tuple[dict | None, str]:
 
 def _exercise_context(request: HttpRequest, exercise: Exercise, result, error: str) -> dict:
     board = exercise.board
+    building = exercise.kind == "build"
+    if building:
+        board = exercise.built(request.session.get(BUILD_KEY, {}).get(exercise.slug, []))
     progress = progress_store.progress_for(request)
     highlight: list[str] = []
-    if exercise.kind != "edge":
+    if exercise.kind not in ("edge", "build"):
         highlight = [exercise.edge]  # the edge the question is about
-    elif result and result["correct"]:
+    elif result and result["correct"] and exercise.kind == "edge":
         highlight = result["best"]  # every move of optimal value
     context = {
         "exercise": exercise,
@@ -146,7 +189,18 @@ def _exercise_context(request: HttpRequest, exercise: Exercise, result, error: s
         "svg": diagram(board, highlight=highlight, title=f"Exercise: {exercise.title}"),
         "solved": bool(result and result["correct"]),
         "turn_name": str(board.turn),
+        "board": board,
     }
+    if building:
+        finished = board.owner(exercise.box) is not None
+        context["box_finished"] = finished
+        context["sides_left"] = sum(
+            1 for e in board.box_edges(exercise.box) if not board.is_drawn(e)
+        )
+        if not finished:
+            context["pick"] = clickable(
+                board, only=exercise.box_sides(), title=f"Exercise: {exercise.title}"
+            )
     if exercise.kind == "edge" and not context["solved"]:
         context["pick"] = clickable(board, title=f"Exercise: {exercise.title}")
     if exercise.record:
@@ -202,7 +256,10 @@ def exercise(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No such exercise.")
     result, error = None, ""
     if request.method == "POST":
-        result, error = _check(item, request.POST)
+        if item.kind == "build":
+            result, error = _build_step(request, item, request.POST)
+        else:
+            result, error = _check(item, request.POST)
         if result is not None:  # bad input is explained, not counted as an attempt
             progress_store.record_attempt(request, item.slug, correct=result["correct"])
         if not request.htmx:

@@ -6,7 +6,6 @@ import re
 import time
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from dotsboxes.games.models import Game, Move, Side
@@ -57,13 +56,6 @@ def review_page(client, game: Game, timeout: float = 60.0) -> str:
             return html
         assert time.monotonic() < deadline, "the review did not come back in time"
         time.sleep(0.2)
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def test_the_review_lists_the_chain_opening_that_lost_four_boxes(client):

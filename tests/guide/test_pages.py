@@ -103,6 +103,9 @@ def test_each_exercise_renders_an_answerable_board(client, exercise):
             r'<button type="submit" class="pick pick-[hv]" name="edge" value="([^"]+)"', html
         )
         assert sorted(buttons) == sorted(str(e) for e in exercise.board.legal_moves)
+    elif exercise.kind == "build":
+        buttons = re.findall(r'class="pick pick-[hv]" name="edge" value="([^"]+)"', html)
+        assert sorted(buttons) == sorted(exercise.box_sides())
     else:
         assert 'name="choice"' in html
 

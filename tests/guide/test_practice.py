@@ -116,3 +116,28 @@ def test_answers_need_the_csrf_token():
 
 def test_get_and_post_only(alice):
     assert alice.put(url("close-a-box")).status_code == 405
+
+
+def test_drawing_a_box_side_by_side_then_naming_owner_and_next_player(alice):
+    slug = "draw-a-box"
+    html = answer(alice, slug, edge="c1-c2").content.decode()
+    assert "c1-c2 is not a side of the left box" in html
+    for edge in ("a1-b1", "a2-b2", "a1-a2"):
+        html = answer(alice, slug, edge=edge).content.decode()
+    assert "Red draws next. 1 side of the left box still to draw." in html
+    assert "Choose" not in html and 'name="choice"' not in html
+    early = answer(alice, slug, choice="red-red").content.decode()
+    assert "Draw all four sides of the box first" in early
+    html = answer(alice, slug, edge="b1-b2").content.decode()
+    assert "Who owns it, and who draws the next edge?" in html
+    assert (
+        "Not quite: Blue owns it; Red draws next"
+        in answer(alice, slug, choice="blue-red").content.decode()
+    )
+    assert (
+        "Right: Red owns it; Red draws next"
+        in answer(alice, slug, choice="red-red").content.decode()
+    )
+    assert alice.session[SESSION_KEY][slug] == {"attempts": 2, "solved": True, "first_try": False}
+    html = answer(alice, slug, reset="1").content.decode()
+    assert "Blue draws next. 4 sides of the left box still to draw." in html
