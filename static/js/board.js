@@ -134,12 +134,12 @@
   var typing = false; // the typed move box had focus: give it back after the swap
   document.addEventListener("htmx:afterSettle", function () {
     var box = document.getElementById("edge-text");
-    if (typing && box) box.focus();
-    typing = false;
+    if (typing && box) { box.focus(); typing = false; }
   });
   document.addEventListener("htmx:beforeSwap", function () {
     var active = document.activeElement;
-    typing = !!(active && active.id === "edge-text");
+    if (active && active.id === "edge-text") typing = true;
+    else if (active && active !== document.body) typing = false;
     if (active && active.classList && active.classList.contains("slot")) {
       keyboardEdge = { edge: active.dataset.edge, point: centre(active), refocus: true };
     }

@@ -164,6 +164,12 @@ def test_an_edge_is_drawn_with_the_keyboard_only(live_server, page, screenshot):
     assert game.moves.get().edge == moved
     # Focus stays on the board for the next edge.
     expect(page.locator(".slot:focus")).to_have_count(1)
+    # Typing an edge works too, and the box keeps focus for the next one.
+    page.get_by_label("Type an edge").fill("c3-b3")
+    page.keyboard.press("Enter")
+    expect(page.locator('.edge.drawn[data-edge="b3-c3"]')).to_have_count(1)
+    expect(page.get_by_label("Type an edge")).to_be_focused()
+    assert game.moves.count() == 2
 
 
 def test_a_375px_phone_shows_the_whole_board_and_every_control(live_server, browser):
