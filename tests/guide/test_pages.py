@@ -64,10 +64,13 @@ def test_the_strategy_guide_covers_every_idea_with_a_try_it_link(client):
     assert "dots + long chains to be even" in html
 
 
-def test_a_try_it_link_opens_the_position_on_the_play_page(client):
-    study = STUDIES[0]
+@pytest.mark.parametrize("study", STUDIES[::4], ids=lambda s: s.slug)
+def test_a_try_it_link_opens_the_position_on_the_play_page(client, study):
     response = client.get(reverse("games:new"), {"position": study.key})
     assert response.status_code == 200
+    html = response.content.decode()
+    assert 'aria-label="The starting position"' in html
+    assert study.key in html  # the form carries the position to the new game
 
 
 @pytest.mark.parametrize("study", STUDIES, ids=lambda s: s.slug)
