@@ -23,7 +23,7 @@ LOBBY_GROUP = "lobby"
 # presence and chat only their own corners.
 FRAGMENTS = {
     "game": ("board", "players", "status", "actions", "log", "spectators", "chat"),
-    "presence": ("players", "status", "spectators"),
+    "presence": ("players", "status", "spectators", "chat"),
     "chat": ("chat",),
 }
 
