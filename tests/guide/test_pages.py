@@ -16,6 +16,7 @@ from dotsboxes.rules import Board
 
 pytestmark = pytest.mark.django_db
 
+
 def text(html: str) -> str:
     """The page's text without tags (edge names are wrapped in spans)."""
     return re.sub(r"<[^>]+>", "", html)
