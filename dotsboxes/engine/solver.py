@@ -124,8 +124,11 @@ class _Search:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.sides = [(drawn & m).bit_count() for m in geo.box_mask]
+        # Boxes with two and with three sides drawn, as bit masks.
+        self.two = sum(1 << b for b, s in enumerate(self.sides) if s == 2)
         self.three = sum(1 << b for b, s in enumerate(self.sides) if s == 3)
         self.left = sum(1 for s in self.sides if s < 4)
+        self.history = [0] * geo.n_edges
 
     # -- moves ----------------------------------------------------------------
 
@@ -136,7 +139,10 @@ class _Search:
         for b in self.geo.edge_boxes[e]:
             s = sides[b] + 1
             sides[b] = s
-            if s == 3:
+            if s == 2:
+                self.two |= 1 << b
+            elif s == 3:
+                self.two &= ~(1 << b)
                 self.three |= 1 << b
             elif s == 4:
                 self.three &= ~(1 << b)
@@ -154,6 +160,9 @@ class _Search:
                 self.left += 1
             elif s == 3:
                 self.three &= ~(1 << b)
+                self.two |= 1 << b
+            elif s == 2:
+                self.two &= ~(1 << b)
 
     # -- captures -------------------------------------------------------------
 
@@ -244,35 +253,64 @@ class _Search:
             return left
         if beta <= -left:
             return -left
-        key = self.geo.canonical(drawn)
+        geo = self.geo
+        if takes:
+            key, sym = geo.canonical(drawn)
+        else:
+            # No box is capturable: every edge is safe (gives no box a third side)
+            # unless it borders a two-sided box, and then it opens a chain or loop.
+            two = self.two
+            unsafe = 0
+            t = two
+            while t:
+                low = t & -t
+                t ^= low
+                unsafe |= geo.box_mask[low.bit_length() - 1]
+            safe = geo.full & ~drawn & ~unsafe
+            chains = self.chains(drawn) if two else []
+            if not safe and two.bit_count() == left:
+                return loony_value(tuple(sorted((c[0], c[1]) for c in chains)))
+            # A chain or loop that touches nothing but the ground is the same whatever
+            # its shape and place: the table knows it by kind and length only.
+            apart, isolated = 0, []
+            for kind, n, _, edges in chains:
+                if edges:
+                    apart |= edges
+                    isolated.append((kind, n))
+            key, sym = geo.canonical(drawn | apart)
+            if isolated:
+                key = (key, tuple(sorted(isolated)))
         entry = self.table.get(key)
+        alpha0, beta0 = alpha, beta
+        hint = -1
         if entry is not None:
-            lo, hi = entry
+            lo, hi, hint = entry
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
                 return hi
-            alpha0, beta0 = alpha, beta
             alpha, beta = max(alpha, lo), min(beta, hi)
+            if hint >= 0:
+                hint = geo.inverses[sym][hint]
         else:
             lo, hi = -left, left
-            alpha0, beta0 = alpha, beta
         if takes:
-            best = self._search_offers(drawn, alpha, beta, takes, decline)
+            best, move = self._search_offers(drawn, alpha, beta, takes, decline)
         else:
-            best = self._search_moves(drawn, alpha, beta)
+            best, move = self._search_moves(drawn, alpha, beta, hint, safe, chains)
         if best <= alpha0:
             hi = best
         elif best >= beta0:
             lo = best
         else:
             lo = hi = best
-        self.table[key] = (lo, hi)
+        # The best move is kept in canonical coordinates, like the key.
+        self.table[key] = (lo, hi, geo.symmetries[sym][move] if move >= 0 else -1)
         return best
 
     def _search_offers(
         self, drawn: int, alpha: int, beta: int, takes: list[int], decline: int
-    ) -> int:
+    ) -> tuple[int, int]:
         best = -_INF
         for e in takes:
             k = self.push(e)
@@ -283,7 +321,7 @@ class _Search:
             if v > best:
                 best = v
                 if best >= beta:
-                    return best
+                    return best, -1
         if decline >= 0:
             self.push(decline)
             try:
@@ -291,58 +329,135 @@ class _Search:
             finally:
                 self.pop(decline)
             best = max(best, v)
-        return best
+        return best, -1
 
-    def _search_moves(self, drawn: int, alpha: int, beta: int) -> int:
+    def _search_moves(
+        self, drawn: int, alpha: int, beta: int, hint: int, safe: int, chains: list
+    ) -> tuple[int, int]:
         # No box is capturable, so no move claims anything and every move passes the turn.
-        sides, edge_boxes = self.sides, self.geo.edge_boxes
-        safe, unsafe = [], []
-        free = self.geo.full & ~drawn
-        while free:
-            low = free & -free
-            free ^= low
-            e = low.bit_length() - 1
-            if all(sides[b] < 2 for b in edge_boxes[e]):
-                safe.append(e)
-            else:
-                unsafe.append(e)
-        if not safe and all(s == 2 for s in sides if s < 4):
-            return loony_value(self.components(drawn))
-        best = -_INF
-        for e in safe + unsafe:
+        for low, high in self.geo.pair_edges:
+            if safe & low and safe & high:
+                safe ^= high  # two ground strings of one box: the same move
+        moves = _bits_of(safe)
+        history = self.history
+        moves.sort(key=history.__getitem__, reverse=True)
+        # Every other edge opens a chain or loop of two-sided boxes.  Wherever it is
+        # opened, the opponent ends up taking all of it or all but the last two (four),
+        # leaving the same edges drawn, so one opening per chain or loop is enough:
+        # its end (a two-chain in its middle, which leaves the opponent no decline).
+        # Short sacrifices first: they are the ones that can pay.
+        chains.sort(key=lambda c: (c[1], c[0]))
+        moves.extend(c[2] for c in chains)
+        if hint >= 0 and hint in moves:
+            # The move that was best (or cut off) here before goes first.
+            moves.remove(hint)
+            moves.insert(0, hint)
+        best, best_move = -_INF, -1
+        for e in moves:
             self.push(e)
             try:
                 v = -self.search(drawn | 1 << e, -beta, -max(alpha, best))
             finally:
                 self.pop(e)
             if v > best:
-                best = v
+                best, best_move = v, e
                 if best >= beta:
+                    history[e] += self.left * self.left
                     break
-        return best
+        return best, best_move
 
-    def components(self, drawn: int) -> tuple[tuple[int, int], ...]:
-        """Chains and loops when every unclaimed box has two sides drawn."""
-        geo, sides = self.geo, self.sides
+    def chains(self, drawn: int) -> list[tuple[int, int, int, int]]:
+        """Every maximal chain or loop of two-sided boxes.
+
+        Each as ``(kind, boxes, opening, edges)``: ``kind`` is 0 for a chain
+        (its ends meet the ground or a box with fewer sides drawn) and 1 for a
+        loop; ``opening`` is the one edge worth sacrificing it with; ``edges``
+        are its undrawn edges if it touches nothing but the ground (an
+        independent component), else 0.  Only valid when no box is capturable.
+        """
+        sides, across, box_mask = self.sides, self.geo.across, self.geo.box_mask
         seen = 0
         found = []
-        for b in range(geo.n_boxes):
-            if sides[b] == 4 or seen >> b & 1:
+        t = self.two
+        while t:
+            low = t & -t
+            t ^= low
+            b = low.bit_length() - 1
+            if seen & low:
                 continue
-            seen |= 1 << b
-            size, ground = 1, 0
-            for e in _bits_of(geo.box_mask[b] & ~drawn):
-                prev, cur = e, geo.across[b][e]
-                while cur >= 0 and cur != b:
-                    seen |= 1 << cur
-                    size += 1
-                    prev = (geo.box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
-                    cur = geo.across[cur][prev]
+            seen |= low
+            members = low
+            size = 1
+            ends = []  # per direction: (steps taken, the edge that leaves the chain)
+            kind = 0
+            grounded = True
+            for e in _bits_of(box_mask[b] & ~drawn):
+                prev, cur, steps = e, across[b][e], 0
+                while cur >= 0 and cur != b and sides[cur] == 2:
+                    members |= 1 << cur
+                    steps += 1
+                    prev = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
+                    cur = across[cur][prev]
                 if cur == b:
-                    break  # came round: a loop, counted once
-                ground += 1
-            found.append((0 if ground else 1, size))
-        return tuple(sorted(found))
+                    kind, size = 1, steps + 1
+                    ends = [(steps, e)]
+                    break
+                if cur >= 0:
+                    grounded = False  # ends at a box with fewer sides: part of the rest
+                size += steps
+                ends.append((steps, prev))
+            seen |= members
+            if kind == 1:
+                opening = ends[0][1]
+            elif size == 2:
+                # The edge between the two boxes: b's edge in the direction that took a step.
+                first, second = _bits_of(box_mask[b] & ~drawn)
+                opening = first if ends[0][0] else second
+            else:
+                opening = ends[0][1]
+            edges = 0
+            if grounded:
+                for m in _bits_of(members):
+                    edges |= box_mask[m]
+                edges &= ~drawn
+            found.append((kind, size, opening, edges))
+        return found
+
+    def value(self, drawn: int, guess: int = 0) -> int:
+        """Exact value by MTD(f): null-window searches converging on the value.
+
+        Narrow windows cut far more than one wide one, and every probe leaves
+        bounds in the table that the next probe reuses.
+        """
+        lo, hi, g = -_INF, _INF, guess
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = self.search(drawn, beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return g
+
+    def move_value(self, drawn: int, e: int, guess: int = 0) -> int:
+        """Exact value of drawing edge ``e`` for the mover."""
+        k = self.push(e)
+        try:
+            if k:
+                return k + self.value(drawn | 1 << e, guess - k)
+            return -self.value(drawn | 1 << e, -guess)
+        finally:
+            self.pop(e)
+
+    def move_reaches(self, drawn: int, e: int, target: int) -> bool:
+        """Whether drawing ``e`` is worth at least ``target`` for the mover."""
+        k = self.push(e)
+        try:
+            if k:
+                return k + self.search(drawn | 1 << e, target - 1 - k, target - k) >= target
+            return -self.search(drawn | 1 << e, -target, -target + 1) >= target
+        finally:
+            self.pop(e)
 
 
 def _bits_of(mask: int) -> list[int]:
@@ -360,17 +475,6 @@ def _bits_of(mask: int) -> list[int]:
 def _start(board: Board, budget: float | None, max_nodes: int | None) -> _Search:
     deadline = None if budget is None else time.perf_counter() + budget
     return _Search(geometry(board.width, board.height), board.edge_bits, deadline, max_nodes)
-
-
-def _move_value(s: _Search, drawn: int, e: int, alpha: int = -_INF, beta: int = _INF) -> int:
-    """Value of drawing edge ``e`` for the mover (fail-soft within the window)."""
-    k = s.push(e)
-    try:
-        if k:
-            return k + s.search(drawn | 1 << e, alpha - k, beta - k)
-        return -s.search(drawn | 1 << e, -beta, -alpha)
-    finally:
-        s.pop(e)
 
 
 def solve(
@@ -394,13 +498,9 @@ def solve(
     if not moves:
         return Solution(0, (), 0)
     try:
-        best_value = s.search(drawn, -_INF, _INF)
+        best_value = s.value(drawn)
         # A move is best when its value reaches best_value: a null-window test each.
-        best = tuple(
-            board.edges[e]
-            for e in moves
-            if _move_value(s, drawn, e, best_value - 1, best_value) >= best_value
-        )
+        best = tuple(board.edges[e] for e in moves if s.move_reaches(drawn, e, best_value))
     except _OutOfBudget:
         return None
     return Solution(best_value, best, s.nodes)
@@ -421,10 +521,14 @@ def move_values(board: Board, *, budget: float | None = None) -> dict[Edge, int]
     """
     s = _start(board, budget, None)
     drawn = board.edge_bits
+    values: dict[Edge, int] = {}
+    guess = 0
     try:
-        return {edge: _move_value(s, drawn, board.index(edge)) for edge in board.legal_moves}
+        for edge in board.legal_moves:
+            guess = values[edge] = s.move_value(drawn, board.index(edge), guess)
     except _OutOfBudget:
         return None
+    return values
 
 
 def value(board: Board, *, budget: float | None = None) -> int | None:
@@ -435,6 +539,6 @@ def value(board: Board, *, budget: float | None = None) -> int | None:
     """
     s = _start(board, budget, None)
     try:
-        return s.search(board.edge_bits, -_INF, _INF)
+        return s.value(board.edge_bits)
     except _OutOfBudget:
         return None
