@@ -33,6 +33,8 @@ class Geometry:
     # across[box][edge]: the box on the other side of ``edge`` seen from ``box``, -1 for
     # the outside of the board ("ground" in strings-and-coins terms).
     across: tuple[dict[int, int], ...]
+    # exits[box]: its four sides as (edge bit, edge index, box across or -1).
+    exits: tuple[tuple[tuple[int, int, int], ...], ...]
     # Edge permutations, the identity first; ``canonical(drawn)`` returns the smallest
     # image of a position and the index of the symmetry that gives it.
     symmetries: tuple[tuple[int, ...], ...]
@@ -158,6 +160,7 @@ def geometry(width: int, height: int) -> Geometry:
         edge_boxes=edge_boxes,
         box_mask=tuple(box_mask),
         across=tuple(across),
+        exits=tuple(tuple((1 << e, e, c) for e, c in a.items()) for a in across),
         symmetries=perms,
         inverses=inverses,
         canonical=_compile_canonical(n_edges, tuple(extended), pairs),

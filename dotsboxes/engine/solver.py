@@ -51,7 +51,10 @@ TABLE_LIMIT = 1_000_000
 _CLOCK_EVERY = 128
 _INF = 1000
 
-_tables: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
+# Per board size: the transposition table (key -> lower bound, upper bound, best move)
+# and a cache of quiet positions' keys (drawn edges -> key, symmetry), since working
+# out the key of a quiet position (chains, symmetries) costs more than a lookup.
+_tables: dict[tuple[int, int], tuple[dict, dict]] = {}
 
 
 @dataclass(frozen=True)
@@ -77,11 +80,12 @@ def clear_cache() -> None:
     _tables.clear()
 
 
-def _table(geo: Geometry) -> dict[int, tuple[int, int]]:
-    table = _tables.setdefault((geo.width, geo.height), {})
-    if len(table) > TABLE_LIMIT:
-        table.clear()
-    return table
+def _tables_for(geo: Geometry) -> tuple[dict, dict]:
+    tables = _tables.setdefault((geo.width, geo.height), ({}, {}))
+    for table in tables:
+        if len(table) > TABLE_LIMIT:
+            table.clear()
+    return tables
 
 
 @cache
@@ -119,7 +123,7 @@ class _Search:
 
     def __init__(self, geo: Geometry, drawn: int, deadline: float | None, max_nodes: int | None):
         self.geo = geo
-        self.table = _table(geo)
+        self.table, self.keys = _tables_for(geo)
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
@@ -257,29 +261,12 @@ class _Search:
         if takes:
             key, sym = geo.canonical(drawn)
         else:
-            # No box is capturable: every edge is safe (gives no box a third side)
-            # unless it borders a two-sided box, and then it opens a chain or loop.
-            two = self.two
-            unsafe = 0
-            t = two
-            while t:
-                low = t & -t
-                t ^= low
-                unsafe |= geo.box_mask[low.bit_length() - 1]
-            safe = geo.full & ~drawn & ~unsafe
-            chains = self.chains(drawn) if two else []
-            if not safe and two.bit_count() == left:
-                return loony_value(tuple(sorted((c[0], c[1]) for c in chains)))
-            # A chain or loop that touches nothing but the ground is the same whatever
-            # its shape and place: the table knows it by kind and length only.
-            apart, isolated = 0, []
-            for kind, n, _, edges in chains:
-                if edges:
-                    apart |= edges
-                    isolated.append((kind, n))
-            key, sym = geo.canonical(drawn | apart)
-            if isolated:
-                key = (key, tuple(sorted(isolated)))
+            known = self.keys.get(drawn)
+            if known is None:
+                known = self.keys[drawn] = self._quiet_key(drawn)
+            key, sym = known
+            if sym < 0:
+                return key  # a simple loony endgame: ``key`` is its value
         entry = self.table.get(key)
         alpha0, beta0 = alpha, beta
         hint = -1
@@ -297,7 +284,7 @@ class _Search:
         if takes:
             best, move = self._search_offers(drawn, alpha, beta, takes, decline)
         else:
-            best, move = self._search_moves(drawn, alpha, beta, hint, safe, chains)
+            best, move = self._search_moves(drawn, alpha, beta, hint)
         if best <= alpha0:
             hi = best
         elif best >= beta0:
@@ -307,6 +294,37 @@ class _Search:
         # The best move is kept in canonical coordinates, like the key.
         self.table[key] = (lo, hi, geo.symmetries[sym][move] if move >= 0 else -1)
         return best
+
+    def _quiet_key(self, drawn: int) -> tuple:
+        """Table key and symmetry of a position where no box is capturable.
+
+        ``(value, -1)`` instead for a simple loony endgame, valued by formula.
+        """
+        chains = self.chains(drawn)
+        if self.two.bit_count() == self.left and not self.safe_moves(drawn):
+            return loony_value(tuple(sorted((c[0], c[1]) for c in chains))), -1
+        # A chain or loop that touches nothing but the ground is the same whatever
+        # its shape and place: the table knows it by kind and length only.
+        apart, isolated = 0, []
+        for kind, n, _, edges in chains:
+            if edges:
+                apart |= edges
+                isolated.append((kind, n))
+        key, sym = self.geo.canonical(drawn | apart)
+        if isolated:
+            return (key, tuple(sorted(isolated))), sym
+        return key, sym
+
+    def safe_moves(self, drawn: int) -> int:
+        """Edges that give no box a third side, as a mask (none is capturable)."""
+        box_mask = self.geo.box_mask
+        unsafe = 0
+        t = self.two
+        while t:
+            low = t & -t
+            t ^= low
+            unsafe |= box_mask[low.bit_length() - 1]
+        return self.geo.full & ~drawn & ~unsafe
 
     def _search_offers(
         self, drawn: int, alpha: int, beta: int, takes: list[int], decline: int
@@ -331,10 +349,10 @@ class _Search:
             best = max(best, v)
         return best, -1
 
-    def _search_moves(
-        self, drawn: int, alpha: int, beta: int, hint: int, safe: int, chains: list
-    ) -> tuple[int, int]:
+    def _search_moves(self, drawn: int, alpha: int, beta: int, hint: int) -> tuple[int, int]:
         # No box is capturable, so no move claims anything and every move passes the turn.
+        safe = self.safe_moves(drawn)
+        chains = self.chains(drawn)
         for low, high in self.geo.pair_edges:
             if safe & low and safe & high:
                 safe ^= high  # two ground strings of one box: the same move
@@ -375,52 +393,55 @@ class _Search:
         are its undrawn edges if it touches nothing but the ground (an
         independent component), else 0.  Only valid when no box is capturable.
         """
-        sides, across, box_mask = self.sides, self.geo.across, self.geo.box_mask
+        sides, box_mask, exits = self.sides, self.geo.box_mask, self.geo.exits
         seen = 0
         found = []
         t = self.two
         while t:
             low = t & -t
             t ^= low
-            b = low.bit_length() - 1
             if seen & low:
                 continue
-            seen |= low
+            b = low.bit_length() - 1
             members = low
-            size = 1
-            ends = []  # per direction: (steps taken, the edge that leaves the chain)
-            kind = 0
+            ends = []  # per direction: (steps taken, edge leaving the chain, first edge)
             grounded = True
-            for e in _bits_of(box_mask[b] & ~drawn):
-                prev, cur, steps = e, across[b][e], 0
+            loop = False
+            for bit, e, cur in exits[b]:
+                if drawn & bit:
+                    continue
+                prev, steps = e, 0
                 while cur >= 0 and cur != b and sides[cur] == 2:
                     members |= 1 << cur
                     steps += 1
-                    prev = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
-                    cur = across[cur][prev]
+                    for bit2, e2, nxt in exits[cur]:
+                        if e2 != prev and not drawn & bit2:
+                            prev, cur = e2, nxt
+                            break
                 if cur == b:
-                    kind, size = 1, steps + 1
-                    ends = [(steps, e)]
+                    loop = True
+                    ends = [(steps, e, e)]
                     break
                 if cur >= 0:
                     grounded = False  # ends at a box with fewer sides: part of the rest
-                size += steps
-                ends.append((steps, prev))
+                ends.append((steps, prev, e))
             seen |= members
-            if kind == 1:
-                opening = ends[0][1]
-            elif size == 2:
-                # The edge between the two boxes: b's edge in the direction that took a step.
-                first, second = _bits_of(box_mask[b] & ~drawn)
-                opening = first if ends[0][0] else second
+            size = members.bit_count()
+            if size == 2 and not loop:
+                # Open a two-chain in its middle: the first edge of the direction from
+                # b that took a step.
+                opening = ends[0][2] if ends[0][0] else ends[1][2]
             else:
                 opening = ends[0][1]
             edges = 0
             if grounded:
-                for m in _bits_of(members):
-                    edges |= box_mask[m]
+                m = members
+                while m:
+                    lb = m & -m
+                    m ^= lb
+                    edges |= box_mask[lb.bit_length() - 1]
                 edges &= ~drawn
-            found.append((kind, size, opening, edges))
+            found.append((1 if loop else 0, size, opening, edges))
         return found
 
     def value(self, drawn: int, guess: int = 0) -> int:
