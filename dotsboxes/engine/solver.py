@@ -264,7 +264,7 @@ class _Search:
             known = self.keys.get(drawn)
             if known is None:
                 known = self.keys[drawn] = self._quiet_key(drawn)
-            key, sym = known
+            key, sym, openings = known
             if sym < 0:
                 return key  # a simple loony endgame: ``key`` is its value
         entry = self.table.get(key)
@@ -284,7 +284,7 @@ class _Search:
         if takes:
             best, move = self._search_offers(drawn, alpha, beta, takes, decline)
         else:
-            best, move = self._search_moves(drawn, alpha, beta, hint)
+            best, move = self._search_moves(drawn, alpha, beta, hint, openings)
         if best <= alpha0:
             hi = best
         elif best >= beta0:
@@ -296,13 +296,21 @@ class _Search:
         return best
 
     def _quiet_key(self, drawn: int) -> tuple:
-        """Table key and symmetry of a position where no box is capturable.
+        """Table key, symmetry and sacrifices of a position where no box is capturable.
 
-        ``(value, -1)`` instead for a simple loony endgame, valued by formula.
+        The sacrifices are one opening per chain or loop, shortest first.
+        ``(value, -1, ())`` instead for a simple loony endgame, valued by formula.
         """
         chains = self.chains(drawn)
         if self.two.bit_count() == self.left and not self.safe_moves(drawn):
-            return loony_value(tuple(sorted((c[0], c[1]) for c in chains))), -1
+            return loony_value(tuple(sorted((c[0], c[1]) for c in chains))), -1, ()
+        # Every edge that is not safe opens a chain or loop of two-sided boxes.
+        # Wherever it is opened, the opponent ends up taking all of it or all but the
+        # last two (four), leaving the same edges drawn, so one opening per chain or
+        # loop is enough: its end (a two-chain in its middle, which leaves the
+        # opponent no decline).  Short sacrifices first: they are the ones that pay.
+        chains.sort(key=lambda c: (c[1], c[0]))
+        openings = tuple(c[2] for c in chains)
         # A chain or loop that touches nothing but the ground is the same whatever
         # its shape and place: the table knows it by kind and length only.
         apart, isolated = 0, []
@@ -312,8 +320,8 @@ class _Search:
                 isolated.append((kind, n))
         key, sym = self.geo.canonical(drawn | apart)
         if isolated:
-            return (key, tuple(sorted(isolated))), sym
-        return key, sym
+            return (key, tuple(sorted(isolated))), sym, openings
+        return key, sym, openings
 
     def safe_moves(self, drawn: int) -> int:
         """Edges that give no box a third side, as a mask (none is capturable)."""
@@ -349,23 +357,18 @@ class _Search:
             best = max(best, v)
         return best, -1
 
-    def _search_moves(self, drawn: int, alpha: int, beta: int, hint: int) -> tuple[int, int]:
+    def _search_moves(
+        self, drawn: int, alpha: int, beta: int, hint: int, openings: tuple[int, ...]
+    ) -> tuple[int, int]:
         # No box is capturable, so no move claims anything and every move passes the turn.
         safe = self.safe_moves(drawn)
-        chains = self.chains(drawn)
         for low, high in self.geo.pair_edges:
             if safe & low and safe & high:
                 safe ^= high  # two ground strings of one box: the same move
         moves = _bits_of(safe)
         history = self.history
         moves.sort(key=history.__getitem__, reverse=True)
-        # Every other edge opens a chain or loop of two-sided boxes.  Wherever it is
-        # opened, the opponent ends up taking all of it or all but the last two (four),
-        # leaving the same edges drawn, so one opening per chain or loop is enough:
-        # its end (a two-chain in its middle, which leaves the opponent no decline).
-        # Short sacrifices first: they are the ones that can pay.
-        chains.sort(key=lambda c: (c[1], c[0]))
-        moves.extend(c[2] for c in chains)
+        moves.extend(openings)
         if hint >= 0 and hint in moves:
             # The move that was best (or cut off) here before goes first.
             moves.remove(hint)
