@@ -39,6 +39,7 @@ class Geometry:
     # image of a position and the index of the symmetry that gives it.
     symmetries: tuple[tuple[int, ...], ...]
     inverses: tuple[tuple[int, ...], ...]
+    box_perms: tuple[tuple[int, ...], ...]  # where each symmetry sends each box
     canonical: Callable[[int], tuple[int, int]]
     # For each box with two sides on the board's edge, those two sides as single-bit
     # masks: drawing one or the other is the same move.
@@ -140,13 +141,14 @@ def geometry(width: int, height: int) -> Geometry:
         (sum(1 << e for e in across[b] if len(edge_boxes[e]) == 1), 1 << (n_edges + k))
         for k, b in enumerate(paired)
     )
-    extended = []
-    for perm in perms:
-        image_box = {}
-        for b in paired:
-            mask = sum(1 << perm[e] for e in across[b])
-            image_box[b] = paired.index(box_mask.index(mask))
-        extended.append(perm + tuple(n_edges + image_box[b] for b in paired))
+    box_perms = tuple(
+        tuple(box_mask.index(sum(1 << perm[e] for e in across[b])) for b in range(n_boxes))
+        for perm in perms
+    )
+    extended = [
+        perm + tuple(n_edges + paired.index(box_perm[b]) for b in paired)
+        for perm, box_perm in zip(perms, box_perms, strict=True)
+    ]
     pair_edges = []
     for pair_mask, _ in pairs:
         low = pair_mask & -pair_mask
@@ -163,6 +165,7 @@ def geometry(width: int, height: int) -> Geometry:
         exits=tuple(tuple((1 << e, e, c) for e, c in a.items()) for a in across),
         symmetries=perms,
         inverses=inverses,
+        box_perms=box_perms,
         canonical=_compile_canonical(n_edges, tuple(extended), pairs),
         pair_edges=tuple(pair_edges),
     )

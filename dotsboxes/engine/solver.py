@@ -36,6 +36,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from dotsboxes.rules import Board, Edge
 
@@ -311,17 +312,25 @@ class _Search:
         # opponent no decline).  Short sacrifices first: they are the ones that pay.
         chains.sort(key=lambda c: (c[1], c[0]))
         openings = tuple(c[2] for c in chains)
-        # A chain or loop that touches nothing but the ground is the same whatever
-        # its shape and place: the table knows it by kind and length only.
-        apart, isolated = 0, []
-        for kind, n, _, edges in chains:
-            if edges:
-                apart |= edges
-                isolated.append((kind, n))
+        if not chains:
+            key, sym = self.geo.canonical(drawn)
+            return key, sym, openings
+        # In strings-and-coins terms a chain is a path of coins: its shape and place
+        # on the board do not matter, only its length and the boxes (or ground) its
+        # ends meet.  So the table knows a position by the rest of the board, with
+        # every chain and loop lifted out as if drawn, plus the list of chains.
+        apart = 0
+        for c in chains:
+            apart |= c[3]
         key, sym = self.geo.canonical(drawn | apart)
-        if isolated:
-            return (key, tuple(sorted(isolated))), sym, openings
-        return key, sym, openings
+        image = self.geo.box_perms[sym]
+        lifted = []
+        for kind, n, _, _, (a, b) in chains:
+            a = image[a] if a >= 0 else -1
+            b = image[b] if b >= 0 else -1
+            lifted.append((kind, n, a, b) if a <= b else (kind, n, b, a))
+        lifted.sort()
+        return (key, tuple(lifted)), sym, openings
 
     def safe_moves(self, drawn: int) -> int:
         """Edges that give no box a third side, as a mask (none is capturable)."""
@@ -387,14 +396,14 @@ class _Search:
                     break
         return best, best_move
 
-    def chains(self, drawn: int) -> list[tuple[int, int, int, int]]:
+    def chains(self, drawn: int) -> list[tuple[int, int, int, int, Any]]:
         """Every maximal chain or loop of two-sided boxes.
 
-        Each as ``(kind, boxes, opening, edges)``: ``kind`` is 0 for a chain
-        (its ends meet the ground or a box with fewer sides drawn) and 1 for a
-        loop; ``opening`` is the one edge worth sacrificing it with; ``edges``
-        are its undrawn edges if it touches nothing but the ground (an
-        independent component), else 0.  Only valid when no box is capturable.
+        Each as ``(kind, boxes, opening, edges, ends)``: ``kind`` is 0 for a
+        chain (its ends meet the ground or a box with fewer sides drawn) and 1
+        for a loop; ``opening`` is the one edge worth sacrificing it with;
+        ``edges`` are its undrawn edges; ``ends`` the boxes its two ends meet,
+        -1 for the ground.  Only valid when no box is capturable.
         """
         sides, box_mask, exits = self.sides, self.geo.box_mask, self.geo.exits
         seen = 0
@@ -408,7 +417,7 @@ class _Search:
             b = low.bit_length() - 1
             members = low
             ends = []  # per direction: (steps taken, edge leaving the chain, first edge)
-            grounded = True
+            meets = []
             loop = False
             for bit, e, cur in exits[b]:
                 if drawn & bit:
@@ -425,8 +434,7 @@ class _Search:
                     loop = True
                     ends = [(steps, e, e)]
                     break
-                if cur >= 0:
-                    grounded = False  # ends at a box with fewer sides: part of the rest
+                meets.append(cur)
                 ends.append((steps, prev, e))
             seen |= members
             size = members.bit_count()
@@ -437,14 +445,13 @@ class _Search:
             else:
                 opening = ends[0][1]
             edges = 0
-            if grounded:
-                m = members
-                while m:
-                    lb = m & -m
-                    m ^= lb
-                    edges |= box_mask[lb.bit_length() - 1]
-                edges &= ~drawn
-            found.append((1 if loop else 0, size, opening, edges))
+            m = members
+            while m:
+                lb = m & -m
+                m ^= lb
+                edges |= box_mask[lb.bit_length() - 1]
+            edges &= ~drawn
+            found.append((1 if loop else 0, size, opening, edges, (-1, -1) if loop else meets))
         return found
 
     def value(self, drawn: int, guess: int = 0) -> int:
