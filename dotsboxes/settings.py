@@ -126,9 +126,23 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# -- online rooms ------------------------------------------------------------------
+# The room clock (turn timers, stand-ins): "embedded" in every server process,
+# "worker" when `manage.py rooms_ticker` runs it separately, "off" in tests.
+ROOMS_TICKER = os.environ.get("ROOMS_TICKER", "embedded")
+ROOMS_TICK_SECONDS = float(os.environ.get("ROOMS_TICK_SECONDS") or 0.5)
+# How long a player's seat may stay without a connection before the computer plays for them.
+ROOMS_AWAY_SECONDS = float(os.environ.get("ROOMS_AWAY_SECONDS") or 60)
+ROOMS_COMPUTER_LEVEL = "casual"  # a modest level for timed-out turns and stand-ins
+ROOMS_CHAT_BURST = 5  # chat lines per player per window
+ROOMS_CHAT_WINDOW_SECONDS = 10
+
 # -- sessions, auth ---------------------------------------------------------------
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # anonymous players keep their games for a year
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -9,3 +9,20 @@ import pytest
 def alice(client):
     """A browser session: anonymous players are identified by their session."""
     return client
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """SQLite tests use a database file, as the site does, not the in-memory default.
+
+    The computer answers from worker threads with their own connections; the
+    in-memory shared-cache database fails them at once with "table is locked"
+    where a file in WAL mode waits (busy timeout), exactly as in production.
+    ``tmp_path_factory`` is per xdist worker, so workers never share a file.
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        path = tmp_path_factory.mktemp("sqlite") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(path)

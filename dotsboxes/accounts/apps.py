@@ -3,3 +3,7 @@ from django.apps import AppConfig
 
 class AccountsConfig(AppConfig):
     name = "dotsboxes.accounts"
+    verbose_name = "Accounts and ratings"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401  (connects the rating receiver)

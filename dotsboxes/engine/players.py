@@ -1,36 +1,291 @@
-"""Computer players by level.  (Initial version: the engine issue grows this list.)"""
+"""Computer players by level, from beginner to master, and move hints.
+
+=========  ==============================================================
+beginner   takes every box it is offered, otherwise draws loosely
+casual     takes every box, never draws a third side while it can avoid
+           it, and then gives away the fewest boxes it can
+club       knows chains and loops, the long-chain rule and double-dealing:
+           one ply of search with the chain-parity evaluation, exact in
+           simple endgames
+expert     alpha-beta search (:mod:`.search`) to a limited depth
+master     the exact solver whenever it finishes inside the budget,
+           otherwise the full-depth search with chain-parity knowledge
+=========  ==============================================================
+
+**Budgets and determinism.**  ``budget`` is in seconds.  Searches are limited
+by node counts derived from the budget (:data:`NODE_RATE` nodes and
+:data:`SOLVER_RATE` solver nodes per second of budget), so the same position,
+level, budget and seed always give the same edge, on any machine.  A
+wall-clock deadline at the budget is only a safety net for an overloaded
+machine: then the deepest finished iteration answers, and the move may differ.
+"""
 
 from __future__ import annotations
 
+import importlib
 import random
+import time
+from dataclasses import dataclass
+from types import ModuleType
 
 from dotsboxes.rules import Board, Edge
 
-LEVELS = ("beginner", "casual")
+from . import search as _search
+from .analysis import Analysis, analyse
+
+LEVELS = ("beginner", "casual", "club", "expert", "master")
 DEFAULT_LEVEL = "casual"
 
+#: Search nodes per second of budget.  About half of what one core of the
+#: reference machine manages, so a search normally ends well inside its budget.
+NODE_RATE = 20_000
+#: Solver nodes per second of budget (same margin).
+SOLVER_RATE = 40_000
+#: Share of the master's budget offered to the solver when it may finish.
+SOLVER_SHARE = 0.6
+#: The master tries the solver with at most this many safe edges left, or at
+#: most this many edges left at all (5 x 5 games are solved around 6 to 8 safe
+#: edges before the end of the safe phase).
+SOLVER_SAFE_EDGES = 10
+SOLVER_EDGES = 30
+#: Depth limit of the expert's search (the master's is unlimited).
+EXPERT_DEPTH = 3
+#: Seconds kept back from the budget for work around the search.
+_SLACK = 0.02
 
-def _safe(board: Board, edge: Edge) -> bool:
-    # A safe edge gives no box a third side.
-    return all(board.sides(box) < 2 for box in board.edge_boxes(edge))
+_BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.3, "expert": 1.0, "master": 2.0}
 
 
-def choose(board: Board, *, level: str = DEFAULT_LEVEL, budget: float = 1.0, seed: int = 0) -> Edge:
+def default_budget(level: str, board: Board) -> float:
+    """Seconds per move a level gets by default: master 2 s on 5 x 5 boxes.
+
+    Searching levels scale with the number of edges (a 5 x 5 board has 60),
+    between a quarter and twice the 5 x 5 figure.
+    """
+    _check_level(level)
+    base = _BASE_BUDGET[level]
+    if level in ("beginner", "casual"):
+        return base
+    scale = min(2.0, max(0.25, len(board.edges) / 60))
+    return round(base * scale, 3)
+
+
+def choose(
+    board: Board,
+    *,
+    level: str = DEFAULT_LEVEL,
+    budget: float | None = None,
+    seed: int = 0,
+) -> Edge:
     """The edge the computer draws next for the side to move.
 
-    Same board, level, budget and seed: same edge.
+    ``budget`` is in seconds (``None``: :func:`default_budget`); the call returns
+    within it plus 10 %.  Same board, level, budget and seed: same edge.  Raises
+    ``ValueError`` for an unknown level or a finished game.
     """
+    _check_level(level)
+    if board.is_over():
+        raise ValueError("the game is over: no edge is left to draw")
+    if budget is None:
+        budget = default_budget(level, board)
+    if budget <= 0:
+        raise ValueError(f"the time budget must be positive, not {budget}")
+    start = time.perf_counter()
+    rng = random.Random(f"{seed}:{level}:{board.key()}")
+    if level == "beginner":
+        return _beginner(board, rng)
+    if level == "casual":
+        return _casual(board, rng)
+    deadline = start + max(0.0, budget - _SLACK)
+    if level == "club":
+        return _searched(board, budget, deadline, seed, max_depth=1)
+    if level == "expert":
+        return _searched(board, budget, deadline, seed, max_depth=EXPERT_DEPTH)
+    return _master(board, budget, deadline, seed)[0]
+
+
+def _check_level(level: str) -> None:
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+
+
+# -- the simple levels ----------------------------------------------------------
+
+
+def _beginner(board: Board, rng: random.Random) -> Edge:
     moves = board.legal_moves
-    if not moves:
-        raise ValueError("the game is over: no edge is left to draw")
-    rng = random.Random(f"{seed}:{board.key()}")
     takes = [e for e in moves if board.claims(e)]
     if takes:
         return rng.choice(takes)
-    if level == "casual":
-        safe = [e for e in moves if _safe(board, e)]
-        if safe:
-            return rng.choice(safe)
+    safe = [e for e in moves if _is_safe(board, e)]
+    if safe and rng.random() < 0.5:
+        return rng.choice(safe)
     return rng.choice(moves)
+
+
+def _casual(board: Board, rng: random.Random) -> Edge:
+    moves = board.legal_moves
+    takes = [e for e in moves if board.claims(e)]
+    if takes:
+        return rng.choice(takes)
+    safe = [e for e in moves if _is_safe(board, e)]
+    if safe:
+        return rng.choice(safe)
+    # Every edge gives boxes away: give the fewest (counted by greedy capture).
+    costs = {e: _gift(board, e) for e in moves}
+    least = min(costs.values())
+    return rng.choice([e for e in moves if costs[e] == least])
+
+
+def _is_safe(board: Board, edge: Edge) -> bool:
+    return all(board.sides(box) < 2 for box in board.edge_boxes(edge))
+
+
+def _gift(board: Board, edge: Edge) -> int:
+    """How many boxes the opponent takes greedily after ``edge``."""
+    board.push(edge)
+    before = board.scores[board.turn]
+    pushed = 0
+    while True:
+        take = next((e for e in board.legal_moves if board.claims(e)), None)
+        if take is None:
+            break
+        board.push(take)
+        pushed += 1
+    gained = board.scores[board.turn] - before if pushed else 0
+    for _ in range(pushed + 1):
+        board.pop()
+    return gained
+
+
+# -- the searching levels ---------------------------------------------------------
+
+
+def _searched(board: Board, budget: float, deadline: float, seed: int, *, max_depth: int) -> Edge:
+    nodes = max(200, int(budget * NODE_RATE))
+    return _search.search(
+        board, max_nodes=nodes, deadline=deadline, seed=seed, max_depth=max_depth
+    ).edge
+
+
+def _solver() -> ModuleType | None:
+    """The exact solver module, if this installation has it."""
+    try:
+        return importlib.import_module("dotsboxes.engine.solver")
+    except ImportError:
+        return None
+
+
+def _master(
+    board: Board, budget: float, deadline: float, seed: int
+) -> tuple[Edge, int | None, bool]:
+    """Master's move, its value if known, and whether that value is exact."""
+    solver = _solver()
+    share = 0.0  # of the budget spent on the solver
+    if solver is not None and _worth_solving(board):
+        share = SOLVER_SHARE
+        # A cold table: whether the solver finishes must not depend on earlier calls.
+        solver.clear_cache()
+        solution = solver.solve(
+            board,
+            # The node limit decides; the clock only guards an overloaded machine.
+            budget=max(0.01, deadline - time.perf_counter()),
+            max_nodes=max(100, int(budget * share * SOLVER_RATE)),
+        )
+        if solution is not None and solution.best:
+            rng = random.Random(f"{seed}:master:{board.key()}")
+            captures = [e for e in solution.best if board.claims(e)]
+            return rng.choice(captures or list(solution.best)), solution.value, True
+    nodes = max(200, int(budget * (1 - share) * NODE_RATE))
+    result = _search.search(board, max_nodes=nodes, deadline=deadline, seed=seed)
+    return result.edge, result.value, result.exact
+
+
+def _worth_solving(board: Board) -> bool:
+    """Few enough safe edges (or edges at all) that the solver may finish."""
+    if len(board.legal_moves) <= SOLVER_EDGES:
+        return True
+    safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+    return safe <= SOLVER_SAFE_EDGES
+
+
+# -- hints -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A suggested edge and one plain-English line saying why.
+
+    ``value`` is the side to move's final margin over the unclaimed boxes when
+    the engine proved it, else ``None``.
+    """
+
+    edge: Edge
+    reason: str
+    value: int | None = None
+
+
+def hint(board: Board, *, budget: float | None = None) -> Hint:
+    """The master's move for the side to move, with its reason.
+
+    Raises ``ValueError`` on a finished game.
+    """
+    if board.is_over():
+        raise ValueError("the game is over: no edge is left to draw")
+    if budget is None:
+        budget = default_budget("master", board) / 2
+    start = time.perf_counter()
+    edge, value, exact = _master(board, budget, start + max(0.0, budget - _SLACK), 0)
+    reason = explain(board, edge, analyse(board))
+    if exact and value is not None:
+        reason += "; " + _outlook(value)
+    return Hint(edge, reason, value if exact else None)
+
+
+def _outlook(value: int) -> str:
+    if value > 0:
+        return f"with best play you take {value} more of the remaining boxes"
+    if value < 0:
+        return f"with best play you take {-value} fewer of the remaining boxes"
+    return "with best play the remaining boxes split evenly"
+
+
+def explain(board: Board, edge: Edge, analysis: Analysis) -> str:
+    """Why ``edge`` is a sensible move here, in one plain line."""
+    a = analysis
+    claims = board.claims(edge)
+    component = next((c for c in a.components if edge in c.edges), None)
+    if claims == 2:
+        return "take both boxes with one line"
+    if claims:
+        if a.loony and component is not None and _last_of_offer(component):
+            return "take the boxes: keeping control here would cost more than it gains"
+        return "take the box"
+    if a.capturable:
+        if (
+            component is not None
+            and component.kind == "chain"
+            and component.ends.count("opened") == 2
+        ):
+            return "decline the last four boxes of the loop to keep control"
+        return "decline the last two boxes to keep control"
+    if edge in a.safe_edges:
+        return "safe: creates no third side"
+    if component is None:
+        return "every move gives boxes away here"
+    n = component.length
+    boxes = f"{n} box{'es' * (n != 1)}"
+    if a.safe_edges:
+        return f"sacrifice {boxes} to change the long-chain parity"
+    shortest = min(c.length for c in a.components)
+    if component.kind == "loop":
+        return f"open the loop of {boxes}: it costs the controller more to keep control"
+    if n == shortest:
+        return f"open the shortest chain ({boxes}): every move gives boxes away now"
+    return f"open the chain of {boxes}: every move gives boxes away now"
+
+
+def _last_of_offer(component) -> bool:
+    if component.ends.count("opened") == 2:
+        return component.length == 4
+    return component.length == 2

@@ -25,10 +25,11 @@ the job plays that side's whole turn.
 from __future__ import annotations
 
 import logging
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from django.core.cache import cache
-from django.db import connection
+from django.db import OperationalError, connection
 from django.dispatch import receiver
 
 from dotsboxes.engine import players, pool
@@ -49,11 +50,8 @@ _threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="computer")
 
 
 def budget_for(level: str, board: Board) -> float:
-    """Seconds of thought for ``level`` on ``board`` (the engine decides when it can)."""
-    default_budget = getattr(players, "default_budget", None)
-    if default_budget is not None:
-        return float(default_budget(level, board))
-    return 1.0
+    """Seconds of thought for ``level`` on ``board`` (the engine's default for the level)."""
+    return float(players.default_budget(level, board))
 
 
 def think(board: Board, *, level: str, seed: int) -> Edge:
@@ -115,15 +113,17 @@ def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) ->
     drawn = 0
     try:
         while True:
-            game = Game.objects.filter(pk=game_id).first()
+            game = _retry(lambda: Game.objects.filter(pk=game_id).first())
             if game is None or game.version != version or game.status != Game.Status.ACTIVE:
                 return drawn
             board = game.board()
             if Side.of(board.turn) != side:
                 return drawn
             edge = think(board, level=level, seed=game.pk * 1009 + len(board.move_stack))
-            result = game_apply_computer_move(
-                game_id=game_id, version=version, edge=edge, side=side
+            result = _retry(
+                lambda edge=edge, version=version: game_apply_computer_move(
+                    game_id=game_id, version=version, edge=edge, side=side
+                )
             )
             if result is None:
                 return drawn
@@ -133,10 +133,22 @@ def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) ->
             version = result.game.version
     except Exception:
         log.exception("computer job failed for game %s at version %s", game_id, version)
-        _release(game_id, version)
+        _release(game_id, version)  # so the next page poll can start it again
         raise
     finally:
         connection.close()
+
+
+def _retry(fn, attempts: int = 5):
+    """Run a short database step again if SQLite reports the table locked by a writer."""
+    for attempt in range(attempts):
+        try:
+            return fn()
+        except OperationalError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    return None
 
 
 @receiver(game_changed, dispatch_uid="games.computer")

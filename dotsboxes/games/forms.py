@@ -38,9 +38,13 @@ class NewGameForm(forms.Form):
         min_value=1, max_value=9, required=False, label="Height in boxes", initial=6
     )
     side = forms.ChoiceField(
-        choices=SIDES, initial=Side.BLUE, widget=forms.RadioSelect, label="Your side"
+        choices=SIDES,
+        initial=Side.BLUE,
+        widget=forms.RadioSelect,
+        label="Your side",
+        required=False,
     )
-    level = forms.ChoiceField(choices=(), label="Computer level")
+    level = forms.ChoiceField(choices=(), label="Computer level", required=False)
     blue_name = forms.CharField(max_length=40, required=False, label="Blue player's name")
     red_name = forms.CharField(max_length=40, required=False, label="Red player's name")
     position = forms.CharField(required=False, widget=forms.HiddenInput, max_length=120)
@@ -70,6 +74,9 @@ class NewGameForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
+        # Only games against the computer use these; a blank one takes the default.
+        data["side"] = data.get("side") or Side.BLUE
+        data["level"] = data.get("level") or players.DEFAULT_LEVEL
         if self.start_board is not None:
             data["width"], data["height"] = self.start_board.width, self.start_board.height
             return data

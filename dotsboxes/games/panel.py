@@ -86,6 +86,19 @@ class Panel:
             and any(not self.game.is_computer(s.player) for s in self.steps)
         )
 
+    def display_name(self, side: Side) -> str:
+        """A player's name with their colour, e.g. "Ada (Blue)"; just "Blue" if unnamed."""
+        name = self.game.name_of(side)
+        return name if name == side.label else f"{name} ({side.label})"
+
+    @property
+    def blue_display(self) -> str:
+        return self.display_name(Side.BLUE)
+
+    @property
+    def red_display(self) -> str:
+        return self.display_name(Side.RED)
+
     @property
     def result_text(self) -> str:
         """The result banner's sentence, empty while the game goes on."""
@@ -93,7 +106,7 @@ class Panel:
         if game.status == Game.Status.ACTIVE:
             return ""
         blue, red = self.board.scores
-        names = {Side.BLUE: f"{game.blue_name} (Blue)", Side.RED: f"{game.red_name} (Red)"}
+        names = {side: self.display_name(side) for side in (Side.BLUE, Side.RED)}
         if game.termination == Game.Termination.RESIGNED:
             winner = Side(game.result)
             loser = Side.RED if winner == Side.BLUE else Side.BLUE
@@ -148,6 +161,7 @@ def build_panel(
     svg = board_svg(
         board,
         interactive=can_move,
+        guides=True,
         last_turn=_last_turn(all_turns),
         highlight=[hint.edge] if hint else (),
         fresh=fresh,

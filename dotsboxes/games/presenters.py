@@ -175,6 +175,7 @@ def board_svg(
     labels: bool = True,
     title: str | None = None,
     interactive: bool = False,
+    guides: bool = False,
     fresh: Sequence[Edge] = (),
 ) -> str:
     """Render ``board`` as an ``<svg>`` string.
@@ -184,7 +185,8 @@ def board_svg(
     filled with the owner's colour *and* initial.  ``highlight`` marks edges
     (hints, study answers) with a dashed violet line; ``last_turn`` edges are
     thicker, on a pale halo.  ``interactive`` adds a focusable slot for every
-    undrawn edge; ``fresh`` edges (and the boxes they claim) fade in one after
+    undrawn edge; ``guides`` draws undrawn edges as faint dotted lines (always
+    on when interactive); ``fresh`` edges (and the boxes they claim) fade in one after
     the other, in the order given.
     """
     w, h = board.width, board.height
@@ -236,6 +238,8 @@ def board_svg(
                 f'<line class="edge drawn{who}{extra}" data-edge="{edge}" {_line(edge, h)} '
                 f'stroke="{colour}" stroke-width="{stroke}" stroke-linecap="round"{anim}/>'
             )
+        elif guides and not interactive:
+            parts.append(f'<line class="slot-line" {_line(edge, h)}/>')
         elif interactive:
             parts.append(
                 f'<g class="slot" data-edge="{edge}" tabindex="-1" role="button" '

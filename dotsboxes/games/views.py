@@ -158,7 +158,9 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
         )
     except services.GameError as exc:
         return _respond(request, game, error=str(exc))
-    return _respond(request, game, since=since)
+    # The player's own edge shows at once; anything after it (the computer's reply,
+    # should it already be in) is drawn in one edge after the other.
+    return _respond(request, game, since=None if since is None else since + 1)
 
 
 @require_POST
@@ -238,6 +240,7 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
         "total": total,
         "svg": board_svg(
             board,
+            guides=True,
             last_turn=last_edges,
             title=f"Board after {ply} of {total} edges, {board.size_text}",
         ),

@@ -1,25 +1,16 @@
 from django.urls import path
 
-from dotsboxes.views import coming
+from . import fromgame, views
 
 app_name = "guide"
 urlpatterns = [
-    path(
-        "",
-        coming,
-        {"title": "Learn", "blurb": "A strategy guide, position studies and practice."},
-        name="index",
-    ),
-    path(
-        "rules/",
-        coming,
-        {"title": "Rules", "blurb": "The exact rules of Dots and Boxes."},
-        name="rules",
-    ),
-    path(
-        "from-game/<str:public_id>/",
-        coming,
-        {"title": "Learn from this game", "blurb": "Retry the moves that lost boxes."},
-        name="from_game",
-    ),
+    path("", views.index, name="index"),
+    path("rules/", views.rules, name="rules"),
+    path("strategy/", views.strategy, name="strategy"),
+    path("studies/", views.studies, name="studies"),
+    path("studies/<slug:slug>/", views.study, name="study"),
+    path("practice/", views.practice, name="practice"),
+    path("practice/<slug:slug>/", views.exercise, name="exercise"),
+    path("from-game/<str:public_id>/", fromgame.from_game, name="from_game"),
+    path("from-game/<str:public_id>/<int:ply>/", fromgame.retry, name="from_game_retry"),
 ]

@@ -1,13 +1,13 @@
 from django.urls import path
 
-from dotsboxes.views import coming
+from . import views
 
 app_name = "reports"
 urlpatterns = [
-    path(
-        "new/",
-        coming,
-        {"title": "Report a problem", "blurb": "Tell us what went wrong in a game."},
-        name="new",
-    ),
+    path("", views.queue, name="queue"),
+    path("new/", views.new, name="new"),
+    path("sent/", views.thanks, name="thanks"),
+    path("<int:pk>/", views.detail, name="detail"),
+    path("<int:pk>/resolve/", views.resolve, name="resolve"),
+    path("<int:pk>/reopen/", views.reopen, name="reopen"),
 ]

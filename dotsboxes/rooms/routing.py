@@ -1,3 +1,12 @@
 """WebSocket routes (pushes only: moves travel over HTTP)."""
 
-websocket_urlpatterns: list = []
+from __future__ import annotations
+
+from django.urls import path
+
+from . import consumers
+
+websocket_urlpatterns = [
+    path("ws/rooms/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/rooms/<slug:public_id>/", consumers.RoomConsumer.as_asgi()),
+]

@@ -17,7 +17,9 @@ from .errors import InvalidEdgeError
 MAX_BOXES = 9
 COLUMNS = "abcdefghij"
 
-_EDGE_RE = re.compile(r"^\s*([a-z])\s*(\d{1,2})\s*-\s*([a-z])\s*(\d{1,2})\s*$")
+# A dot is a column letter then a row number without leading zeros ("a1", "j10");
+# spaces may surround the edge and its dash, never split a dot's name.
+_EDGE_RE = re.compile(r"^\s*([a-z])(0|[1-9]\d?)\s*-\s*([a-z])(0|[1-9]\d?)\s*$")
 
 
 def dot_name(x: int, y: int) -> str:

@@ -114,6 +114,19 @@
     initBoard(root || document);
   }
 
+  // A failed request (server error, lost connection): let the player try again.
+  function failed(event) {
+    var form = event.target.closest && event.target.closest("form");
+    if (form) delete form.dataset.sending;
+    document.querySelectorAll(".slot.pending").forEach(function (s) { s.classList.remove("pending"); });
+    var status = document.getElementById("game-status");
+    if (status && !event.target.closest(".thinking")) {
+      status.textContent = "That did not reach the server; please try again.";
+    }
+  }
+  document.addEventListener("htmx:responseError", failed);
+  document.addEventListener("htmx:sendError", failed);
+
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("keydown", replayKeys);
   document.addEventListener("htmx:afterSettle", function () { init(document); });

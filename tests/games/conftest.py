@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from django.db import OperationalError
 
 from dotsboxes.games import services
 from dotsboxes.games.models import Game, Side
@@ -44,7 +45,10 @@ def wait_for(predicate, *, timeout: float = 15.0, interval: float = 0.05):
     """Poll ``predicate`` until it returns something truthy (the computer runs in threads)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        value = predicate()
+        try:
+            value = predicate()
+        except OperationalError:  # the in-memory test database's table lock: try again
+            value = None
         if value:
             return value
         time.sleep(interval)

@@ -50,6 +50,10 @@ def test_repr_evaluates_back_to_the_edge():
         ("a1-", "not an edge"),
         ("1a-1b", "not an edge"),
         ("a1--b1", "not an edge"),
+        ("a01-b1", "not an edge"),
+        ("a 1-b1", "not an edge"),
+        ("a1-b1-c1", "not an edge"),
+        ("a1,b1", "not an edge"),
     ],
 )
 def test_parsing_rejects_bad_text_with_a_value_error_naming_the_input(text, reason):

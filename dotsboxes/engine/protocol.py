@@ -1,0 +1,157 @@
+"""The engine's line protocol: one command per line in, one answer line out.
+
+=====================================  ========================================
+command                                answer
+=====================================  ========================================
+``size W H``                           ``ok``: a new empty board of W x H boxes
+``play E1 E2 ...``                     ``ok``: the edges drawn in order
+``undo``                               ``ok``: the last edge taken back
+``go [level NAME] [movetime MS]``      ``bestmove E``: the side to move's edge
+``solve [movetime MS]``                ``value V best E1 E2 ...`` or ``unknown``
+``analyse``                            one line: components, safe edges, control
+``quit``                               no answer; the engine exits
+=====================================  ========================================
+
+Edges are in dot-pair notation (``a1-b1``).  The board starts as 5 x 5 boxes.
+``go`` defaults to the master level with its default budget; ``solve`` to 10
+seconds.  ``V`` is the side to move's final margin over the boxes not yet
+claimed, and ``best`` lists every edge that achieves it.  Anything malformed,
+or an edge that cannot be drawn, answers ``error <message>`` and leaves the
+position exactly as it was (a ``play`` line is applied entirely or not at all).
+Blank lines are ignored.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from typing import TextIO
+
+from dotsboxes.rules import Board
+
+from . import players
+from .analysis import analyse, describe
+
+DEFAULT_SOLVE_SECONDS = 10.0
+_MAX_MS = 3_600_000
+
+
+class ProtocolError(ValueError):
+    """A command the engine cannot carry out; the message is sent after ``error``."""
+
+
+class Session:
+    """The state of one protocol conversation: a board and its history."""
+
+    def __init__(self) -> None:
+        self.board = Board(5, 5)
+
+    def handle(self, line: str) -> str | None:
+        """Answer one command line (``None`` for blank lines and ``quit``)."""
+        words = line.split()
+        if not words:
+            return None
+        command, args = words[0].lower(), words[1:]
+        handler: Callable[[list[str]], str] | None = getattr(self, f"_cmd_{command}", None)
+        if handler is None:
+            return f"error unknown command {words[0]!r}; commands: {_COMMANDS}"
+        try:
+            return handler(args)
+        except ValueError as exc:  # ProtocolError and every rules error
+            return f"error {' '.join(str(exc).split())}"
+
+    # -- commands ---------------------------------------------------------------
+
+    def _cmd_size(self, args: list[str]) -> str:
+        if len(args) != 2 or not all(a.isdigit() for a in args):
+            raise ProtocolError("size takes two whole numbers of boxes, like 'size 5 5'")
+        self.board = Board(int(args[0]), int(args[1]))
+        return "ok"
+
+    def _cmd_play(self, args: list[str]) -> str:
+        if not args:
+            raise ProtocolError("play needs at least one edge, like 'play a1-b1'")
+        trial = self.board.copy()
+        for text in args:
+            trial.play(text)
+        self.board = trial
+        return "ok"
+
+    def _cmd_undo(self, args: list[str]) -> str:
+        _no_args("undo", args)
+        if not self.board.move_stack:
+            raise ProtocolError("nothing to undo: no edge has been drawn")
+        self.board.pop()
+        return "ok"
+
+    def _cmd_go(self, args: list[str]) -> str:
+        options = _options("go", args, {"level", "movetime"})
+        level = options.get("level", "master").lower()
+        if level not in players.LEVELS:
+            raise ProtocolError(f"unknown level {level!r}; levels: {', '.join(players.LEVELS)}")
+        if self.board.is_over():
+            raise ProtocolError("the game is over: no edge is left to draw")
+        budget = _seconds(options["movetime"]) if "movetime" in options else None
+        edge = players.choose(self.board, level=level, budget=budget, seed=0)
+        return f"bestmove {edge}"
+
+    def _cmd_solve(self, args: list[str]) -> str:
+        options = _options("solve", args, {"movetime"})
+        seconds = _seconds(options["movetime"]) if "movetime" in options else DEFAULT_SOLVE_SECONDS
+        if self.board.is_over():
+            return "value 0 best"
+        try:
+            solver = importlib.import_module("dotsboxes.engine.solver")
+        except ImportError:
+            return "unknown"
+        solution = solver.solve(self.board, budget=seconds)
+        if solution is None:
+            return "unknown"
+        best = " ".join(str(e) for e in sorted(solution.best, key=self.board.index))
+        return f"value {solution.value} best {best}"
+
+    def _cmd_analyse(self, args: list[str]) -> str:
+        _no_args("analyse", args)
+        return describe(analyse(self.board))
+
+    _cmd_analyze = _cmd_analyse
+
+
+_COMMANDS = "size, play, undo, go, solve, analyse, quit"
+
+
+def _no_args(command: str, args: list[str]) -> None:
+    if args:
+        raise ProtocolError(f"{command} takes no arguments")
+
+
+def _options(command: str, args: list[str], allowed: set[str]) -> dict[str, str]:
+    if len(args) % 2:
+        raise ProtocolError(
+            f"{command} takes name-value pairs: {' '.join(f'[{a} ...]' for a in sorted(allowed))}"
+        )
+    options: dict[str, str] = {}
+    for name, value in zip(args[::2], args[1::2], strict=True):
+        name = name.lower()
+        if name not in allowed or name in options:
+            raise ProtocolError(f"{command} does not take {name!r} here")
+        options[name] = value
+    return options
+
+
+def _seconds(text: str) -> float:
+    if not text.isdigit() or not 0 < int(text) <= _MAX_MS:
+        raise ProtocolError(f"movetime is whole milliseconds from 1 to {_MAX_MS}, not {text!r}")
+    return int(text) / 1000
+
+
+def serve(lines: Iterable[str], out: TextIO) -> None:
+    """Run a session over ``lines``, writing and flushing each answer to ``out``."""
+    session = Session()
+    for line in lines:
+        if line.strip().lower() == "quit":
+            break
+        answer = session.handle(line)
+        if answer is not None:
+            out.write(answer + "\n")
+            out.flush()

@@ -1,0 +1,174 @@
+"""The diagrams of the rules page and the strategy guide.
+
+Rules diagrams are built by playing real edges on a real board, so the
+pictures show who drew what in the players' colours and can only show what
+the rules allow.  Strategy diagrams reuse the positions of the studies (which
+the test suite checks against the solver) and carry the position key for the
+"try it" link to the play page.
+"""
+
+# ruff: noqa: RUF001 - the texts use real typography (multiplication sign, en dash).
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.safestring import SafeString
+
+from dotsboxes.engine.analysis import analyse
+from dotsboxes.rules import Board, Edge, parse_record
+
+from .boards import diagram
+from .exercises import BY_SLUG as EXERCISES
+from .studies import BY_SLUG as STUDIES
+
+
+@dataclass(frozen=True)
+class Figure:
+    svg: SafeString
+    caption: str
+    key: str = ""  # the position key, for a "try it" link
+
+
+def _played(width: int, height: int, edges: str) -> Board:
+    board = Board(width, height)
+    for text in edges.split():
+        board.play(text)
+    return board
+
+
+def _figure(board: Board, caption: str, *, highlight=(), last_turn=(), title=None) -> Figure:
+    return Figure(
+        diagram(board, highlight=highlight, last_turn=last_turn, title=title or caption),
+        caption,
+        board.key(),
+    )
+
+
+def _last_turn(board: Board) -> list[Edge]:
+    """The edges of the last turn: the trailing run drawn by the same player."""
+    replay = Board(board.width, board.height)
+    movers = []
+    for edge in board.move_stack:
+        movers.append(replay.turn)
+        replay.push(edge)
+    stack = board.move_stack
+    run = []
+    for edge, mover in zip(reversed(stack), reversed(movers), strict=True):
+        if run and mover is not movers[-1]:
+            break
+        run.append(edge)
+    return run
+
+
+def rules_figures() -> dict[str, Figure]:
+    """Every diagram of the rules page, by name."""
+    empty = Board(5, 5)
+    opening = _played(3, 3, "a1-b1 c3-c4 b2-c2 d1-d2")
+    fourth = _played(2, 1, "a1-b1 a2-b2 a1-a2 b1-b2")
+    double_before = _played(2, 1, "a1-b1 b1-c1 a2-b2 b2-c2 a1-a2 c1-c2")
+    double_after = double_before.copy()
+    double_after.play("b1-b2")
+    again = _played(2, 2, "a1-b1 a2-b2 a1-a2 c1-c2 a3-b3 b1-b2 b3-c3")
+    notation = Board(3, 3)
+    finished = parse_record(EXERCISES["replay-the-last-safe-edge"].record).board()
+    return {
+        "empty": _figure(empty, "5 × 5 boxes: 6 × 6 dots and 60 edges to draw."),
+        "opening": _figure(
+            opening,
+            "Four edges into a game on 3 × 3 boxes: each edge is drawn in the colour of "
+            "the player who drew it.",
+        ),
+        "fourth": _figure(
+            fourth,
+            "Red draws b1-b2, the fourth side of the left box, and claims it.",
+            last_turn=["b1-b2"],
+        ),
+        "double_before": _figure(
+            double_before,
+            "Both boxes miss only b1-b2 (dashed).",
+            highlight=["b1-b2"],
+        ),
+        "double_after": _figure(
+            double_after,
+            "Blue draws it and claims both boxes with one edge.",
+            last_turn=["b1-b2"],
+        ),
+        "again": _figure(
+            again,
+            "Red claimed the bottom-left box with b1-b2, so Red moved again and drew b3-c3 "
+            "(the edges of that turn are thicker).",
+            last_turn=_last_turn(again),
+        ),
+        "notation": _figure(
+            notation,
+            "The bottom-left box's bottom side is a1-b1 and its left side a1-a2 (dashed).",
+            highlight=["a1-b1", "a1-a2"],
+        ),
+        "finished": _figure(
+            finished,
+            f"A finished game on 3 × 3 boxes: {finished.outcome()}.",
+        ),
+    }
+
+
+def _study(slug: str, caption: str, *, highlight=()) -> Figure:
+    study = STUDIES[slug]
+    return _figure(study.board, caption, highlight=highlight)
+
+
+def strategy_figures() -> dict[str, Figure]:
+    """Every diagram of the strategy guide, by name."""
+    early = parse_record(EXERCISES["replay-the-last-safe-edge"].record).board()
+    early_board = Board(early.width, early.height)
+    for edge in early.move_stack[:6]:
+        early_board.push(edge)
+    safe = analyse(early_board).safe_edges
+    return {
+        "safe": _figure(
+            early_board,
+            f"Six edges in: the {len(safe)} dashed edges are safe, the other "
+            f"{len(early_board.legal_moves) - len(safe)} would give a box its third side.",
+            highlight=safe,
+        ),
+        "last_safe": _study(
+            "the-last-safe-edge",
+            "Red to move: a1-b1 and a1-a2 are the last safe edges, and only one of them "
+            "can be drawn.",
+            highlight=["a1-b1", "a1-a2"],
+        ),
+        "no_safe": _study(
+            "give-the-smallest",
+            "No safe edge left: a lone box (top left), a chain of three and a chain of four.",
+            highlight=["a3-a4", "a4-b4"],
+        ),
+        "chains_loops": _study(
+            "loop-before-chain",
+            "A loop of four boxes (the 2 × 2 block) and a chain of three.",
+        ),
+        "count": _study(
+            "three-chains-of-three",
+            "3 × 3 boxes, 16 dots, three long chains: 16 + 3 = 19 is odd, good for the "
+            "second player.",
+        ),
+        "count_five": _study(
+            "open-the-loop",
+            "5 × 5: a chain of three, a chain of five and a loop. Two long chains; the loop "
+            "does not count.",
+        ),
+        "double_deal": _study(
+            "all-but-two",
+            "Blue has taken two boxes of the top chain; e2-e3 (dashed) gives the last two away.",
+            highlight=["e2-e3"],
+        ),
+        "handout": _study(
+            "hard-hearted-handout",
+            "b2-b3 (dashed) hands over the pair so that it cannot be refused.",
+            highlight=["b2-b3"],
+        ),
+        "continuations": _study(
+            "decline-the-handout",
+            "Taking the two offered boxes loses; b3-c3 (dashed) wins.",
+            highlight=["b3-c3"],
+        ),
+    }

@@ -1,0 +1,60 @@
+"""A player's report that something went wrong at one point of one game."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Report(models.Model):
+    class Category(models.TextChoices):
+        RULES = "rules", "A rule was applied wrongly"
+        COMPUTER = "computer", "The computer misbehaved"
+        CHAT = "chat", "Offensive chat"
+        OTHER = "other", "Something else"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved"
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reports")
+    # The ruleset and the position as they were when the report was made.
+    width = models.PositiveSmallIntegerField(help_text="Board width in boxes")
+    height = models.PositiveSmallIntegerField(help_text="Board height in boxes")
+    ply = models.PositiveIntegerField(help_text="Edges drawn at the reported moment")
+    position_key = models.CharField(max_length=120)
+    category = models.CharField(max_length=10, choices=Category.choices)
+    text = models.TextField("What is wrong", max_length=2000)
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reports_made",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    resolution_note = models.TextField(blank=True, max_length=2000)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="reports_resolved",
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Report {self.pk}: {self.get_category_display()} at edge {self.ply}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("reports:detail", args=[self.pk])
+
+    @property
+    def size_text(self) -> str:
+        return f"{self.width} x {self.height} boxes ({self.width + 1} x {self.height + 1} dots)"

@@ -1,0 +1,200 @@
+"""Report a game (anyone), and the staff's review queue."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from dotsboxes.games.models import Game
+from dotsboxes.games.presenters import board_svg
+from dotsboxes.rules import Board, RulesError
+
+from .forms import ReportForm, ResolveForm
+from .models import Report
+
+#: At most this many reports per person (account, or address when signed out) per window.
+REPORT_LIMIT = 5
+REPORT_WINDOW = 10 * 60  # seconds
+
+
+def staff_required(view: Callable) -> Callable:
+    """Signed-out visitors go to the sign-in page; signed-in non-staff see a 404."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not request.user.is_staff:
+            raise Http404("No such page.")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def game_url(game: Game) -> str | None:
+    """The game's own page, or ``None`` while no page shows this kind of game yet."""
+    try:
+        return game.get_absolute_url()
+    except NoReverseMatch:
+        return None
+
+
+def replay_url(game: Game, ply: int) -> str | None:
+    """The games app's replay of ``game`` at ``ply``, or its page, or ``None``."""
+    try:
+        return f"{reverse('games:replay', args=[game.public_id])}?ply={ply}"
+    except NoReverseMatch:
+        url = game_url(game)
+        return f"{url}?ply={ply}" if url else None
+
+
+def _ply(value: str | None, moves: int, default: int) -> int:
+    """A ply from the query string, kept within the game; ``default`` when unreadable."""
+    try:
+        ply = int(value) if value not in (None, "") else default
+    except ValueError:
+        ply = default
+    return min(max(ply, 0), moves)
+
+
+def _position(game: Game, ply: int) -> Board | None:
+    try:
+        return game.board(ply=ply)
+    except RulesError:
+        return None  # stored moves that no longer replay: shown as a plain message
+
+
+def _rate_key(request: HttpRequest) -> str:
+    who = (
+        f"user:{request.user.pk}"
+        if request.user.is_authenticated
+        else f"addr:{request.META.get('REMOTE_ADDR', '')}"
+    )
+    return f"reports:made:{who}"
+
+
+def _svg(board: Board) -> str:
+    stack = board.move_stack
+    return board_svg(board, last_turn=stack[-1:], title=f"Position after {len(stack)} edges")
+
+
+@require_http_methods(["GET", "POST"])
+def new(request: HttpRequest) -> HttpResponse:
+    public_id = request.GET.get("game", "")
+    game = Game.objects.filter(public_id=public_id).first() if public_id else None
+    if game is None:
+        return render(request, "reports/no_game.html", {"public_id": public_id}, status=404)
+    moves = game.moves.count()
+    ply = _ply(request.GET.get("ply"), moves, default=moves)
+    board = _position(game, ply)
+    if board is None:
+        return render(request, "reports/no_game.html", {"public_id": public_id}, status=404)
+    form = ReportForm(request.POST or None)
+    limited = False
+    if request.method == "POST" and form.is_valid():
+        key = _rate_key(request)
+        if cache.get(key, 0) >= REPORT_LIMIT:
+            limited = True
+        else:
+            report = form.save(commit=False)
+            report.game, report.width, report.height = game, game.width, game.height
+            report.ply, report.position_key = ply, board.key()
+            report.reporter = request.user if request.user.is_authenticated else None
+            report.save()
+            if not cache.add(key, 1, REPORT_WINDOW):
+                cache.incr(key)
+            return redirect(f"{reverse('reports:thanks')}?game={game.public_id}")
+    context = {
+        "game": game,
+        "game_url": game_url(game),
+        "ply": ply,
+        "moves": moves,
+        "svg": _svg(board),
+        "form": form,
+        "limited": limited,
+    }
+    return render(request, "reports/new.html", context, status=429 if limited else 200)
+
+
+@require_GET
+def thanks(request: HttpRequest) -> HttpResponse:
+    game = Game.objects.filter(public_id=request.GET.get("game", "")).first()
+    return render(
+        request, "reports/thanks.html", {"game": game, "game_url": game and game_url(game)}
+    )
+
+
+@require_GET
+@staff_required
+def queue(request: HttpRequest) -> HttpResponse:
+    status = request.GET.get("status", Report.Status.OPEN)
+    reports = Report.objects.select_related("game", "reporter", "resolved_by")
+    if status in Report.Status.values:
+        reports = reports.filter(status=status)
+    else:
+        status = "all"
+    page = Paginator(reports, 30).get_page(request.GET.get("page"))
+    counts = {s: Report.objects.filter(status=s).count() for s in Report.Status.values}
+    context = {"page": page, "status": status, "counts": counts, "statuses": Report.Status}
+    return render(request, "reports/queue.html", context)
+
+
+@require_GET
+@staff_required
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    report = get_object_or_404(
+        Report.objects.select_related("game", "reporter", "resolved_by"), pk=pk
+    )
+    game = report.game
+    moves = list(game.moves.order_by("ply").values_list("ply", "edge", "side"))
+    ply = _ply(request.GET.get("ply"), len(moves), default=min(report.ply, len(moves)))
+    board = _position(game, ply)
+    context = {
+        "report": report,
+        "game": game,
+        "game_url": game_url(game),
+        "replay_url": replay_url(game, ply),
+        "ply": ply,
+        "moves": moves,
+        "last": len(moves),
+        "svg": _svg(board) if board else None,
+        "board": board,
+        "form": ResolveForm(initial={"note": report.resolution_note}),
+    }
+    return render(request, "reports/detail.html", context)
+
+
+@require_POST
+@staff_required
+def resolve(request: HttpRequest, pk: int) -> HttpResponse:
+    report = get_object_or_404(Report, pk=pk)
+    form = ResolveForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Write a short note saying what was found before resolving.")
+        return redirect(report)
+    report.status = Report.Status.RESOLVED
+    report.resolution_note = form.cleaned_data["note"].strip()
+    report.resolved_by, report.resolved_at = request.user, timezone.now()
+    report.save(update_fields=["status", "resolution_note", "resolved_by", "resolved_at"])
+    messages.success(request, f"Report {report.pk} is resolved.")
+    return redirect(report)
+
+
+@require_POST
+@staff_required
+def reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    report = get_object_or_404(Report, pk=pk)
+    report.status, report.resolved_by, report.resolved_at = Report.Status.OPEN, None, None
+    report.save(update_fields=["status", "resolved_by", "resolved_at"])
+    messages.success(request, f"Report {report.pk} is open again.")
+    return redirect(report)

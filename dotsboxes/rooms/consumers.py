@@ -1,0 +1,93 @@
+"""WebSockets: pushes only.  Every action travels over HTTP; a socket just listens.
+
+Frames a client sends are refused: the socket is closed with 1009 for anything
+over 16 KiB and 1003 otherwise (well-behaved pages never send any).  Foreign
+origins are refused at the handshake by ``AllowedHostsOriginValidator``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from . import presence
+from .identity import viewer_from_scope
+from .push import LOBBY_GROUP
+
+logger = logging.getLogger(__name__)
+MAX_FRAME = 16 * 1024
+CLOSE_UNSUPPORTED = 1003
+CLOSE_TOO_BIG = 1009
+CLOSE_NO_ROOM = 4404
+
+
+def _db(fn):  # ORM work off the event loop, in parallel threads (not Channels' single one)
+    return database_sync_to_async(fn, thread_sensitive=False)
+
+
+class PushOnlyConsumer(AsyncWebsocketConsumer):
+    """Shared refusal of client frames."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        code = CLOSE_TOO_BIG if size > MAX_FRAME else CLOSE_UNSUPPORTED
+        await self.close(code=code, reason="This socket only pushes updates; act over HTTP.")
+
+    async def push(self, event: dict) -> None:
+        await self.send(text_data=event["html"])
+
+
+class RoomConsumer(PushOnlyConsumer):
+    """Everyone in a room: both players and every spectator."""
+
+    async def connect(self) -> None:
+        self.public_id = self.scope["url_route"]["kwargs"]["public_id"]
+        self.group = f"room.{self.public_id}"
+        self.registered = False
+        viewer = viewer_from_scope(self.scope, self.channel_name)
+        # Join the group first: a change committed while we register still reaches us.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        found = await _db(presence.connection_open)(
+            public_id=self.public_id, channel_name=self.channel_name, viewer=viewer
+        )
+        if found is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.close(code=CLOSE_NO_ROOM)
+            return
+        self.registered = True
+        await self.accept()
+        # Tell the page the current version at once, so it re-fetches if it missed anything
+        # between rendering and subscribing.
+        version = await _db(_version)(self.public_id)
+        await self.send(text_data=_hello(version))
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "registered", False):
+            await _db(presence.connection_close)(channel_name=self.channel_name)
+
+
+class LobbyConsumer(PushOnlyConsumer):
+    """The lobby's lists of open rooms and live games."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+
+def _version(public_id: str) -> int:
+    from dotsboxes.games.models import Game
+
+    return Game.objects.filter(public_id=public_id).values_list("version", flat=True).first() or 0
+
+
+def _hello(version: int) -> str:
+    return (
+        f'<div id="room-sync" hx-swap-oob="true" hidden data-version="{int(version)}" '
+        f'data-kind="hello"></div>'
+    )

@@ -1,0 +1,65 @@
+"""Forms for creating and joining rooms."""
+
+from __future__ import annotations
+
+from django import forms
+
+from .identity import NAME_MAX, clean_name
+from .models import Room
+
+SIZES = [(n, f"{n}") for n in range(1, 10)]
+
+
+class NameField(forms.CharField):
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(
+            max_length=NAME_MAX,
+            label="Your display name",
+            help_text="Shown to your opponent and to spectators.",
+            error_messages={"required": "Choose a display name."},
+            **kwargs,
+        )
+
+    def clean(self, value: object) -> str:
+        value = clean_name(super().clean(value) or "")
+        if self.required and not value:
+            raise forms.ValidationError("Choose a display name.")
+        return value
+
+
+class CreateRoomForm(forms.Form):
+    width = forms.TypedChoiceField(label="Width (boxes)", choices=SIZES, coerce=int, initial=5)
+    height = forms.TypedChoiceField(label="Height (boxes)", choices=SIZES, coerce=int, initial=5)
+    side = forms.ChoiceField(
+        label="Your side",
+        choices=[("blue", "Blue (moves first)"), ("red", "Red"), ("random", "Random")],
+        initial="random",
+        widget=forms.RadioSelect,
+    )
+    timer = forms.TypedChoiceField(
+        label="Turn timer", choices=Room.Timer.choices, coerce=int, initial=0
+    )
+    visibility = forms.ChoiceField(
+        label="Who can find it",
+        choices=[
+            ("public", "Public: listed in the lobby"),
+            ("private", "Private: invite link only"),
+        ],
+        initial="public",
+        widget=forms.RadioSelect,
+    )
+    rated = forms.BooleanField(label="Rated game (both players signed in)", required=False)
+    name = NameField(required=False)
+
+    def __init__(self, *args: object, signed_in: bool, default_name: str = "", **kwargs: object):
+        super().__init__(*args, **kwargs)
+        if signed_in:
+            del self.fields["name"]
+        else:
+            del self.fields["rated"]
+            self.fields["name"].required = True
+            self.fields["name"].initial = default_name
+
+
+class JoinForm(forms.Form):
+    name = NameField()

@@ -1,0 +1,117 @@
+"""Who is connected, kept in the database so every server process agrees.
+
+A player is present while at least one of their sockets is open, on any
+process.  When the last one closes the opponent sees a countdown; when it runs
+out the computer plays for the absent player (see ``ticker``).  Each process
+beats a ``ServerBeat`` row; the sockets of a process that stopped beating
+(killed, crashed) are purged by the others, so no ghost keeps a seat "present".
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from dotsboxes.games.models import Game, Side
+
+from . import push
+from .identity import Viewer, seat_of
+from .models import Connection, Room, ServerBeat
+from .services import away_grace, log_line
+
+# This process's name in Connection.server (pid for humans, uuid for uniqueness).
+SERVER_ID = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
+BEAT_EVERY = timedelta(seconds=5)
+STALE_AFTER = timedelta(seconds=30)
+
+
+_last_beat = [timezone.now() - BEAT_EVERY * 2]
+
+
+def beat(*, force: bool = True) -> None:
+    """Record that this process is alive (at most every few seconds unless forced)."""
+    now = timezone.now()
+    if force or now - _last_beat[0] >= BEAT_EVERY:
+        ServerBeat.objects.update_or_create(server=SERVER_ID, defaults={"last_seen": now})
+        _last_beat[0] = now
+
+
+def connection_open(*, public_id: str, channel_name: str, viewer: Viewer) -> tuple[int, str] | None:
+    """Register a socket; return (room id, the viewer's side or "") or None if no such room."""
+    beat(force=False)
+    with transaction.atomic():
+        room = (
+            Room.objects.select_for_update()
+            .select_related("game")
+            .filter(game__public_id=public_id)
+            .first()
+        )
+        if room is None:
+            return None
+        side = seat_of(room.game, viewer)
+        Connection.objects.update_or_create(
+            channel_name=channel_name,
+            defaults=dict(
+                room=room, side=side, viewer_key=viewer.key, name=viewer.name, server=SERVER_ID
+            ),
+        )
+        if side and (room.away_deadline(side) or room.standin(side)):
+            was_standin = room.standin(side)
+            room.set_presence(side, away_deadline=None, standin=False)
+            room.save(update_fields=[f"{side}_away_deadline", f"{side}_standin"])
+            if was_standin:
+                log_line(room, f"{room.game.name_of(Side(side))} is back and plays again.")
+        push.room_after_commit(room.pk, kind="presence")
+    return room.pk, side
+
+
+def connection_close(*, channel_name: str) -> None:
+    """Forget a socket; start the away countdown if it was a player's last one."""
+    with transaction.atomic():
+        conn = Connection.objects.filter(channel_name=channel_name).first()
+        if conn is None:
+            return
+        room = Room.objects.select_for_update().select_related("game").get(pk=conn.room_id)
+        conn.delete()
+        _after_leaving(room, {conn.side} - {""})
+        push.room_after_commit(room.pk, kind="presence")
+
+
+def _after_leaving(room: Room, sides: set[str]) -> None:
+    if room.game.status != Game.Status.ACTIVE:
+        return
+    changed = []
+    for side in sides:
+        if room.connections.filter(side=side).exists() or room.away_deadline(side):
+            continue
+        room.set_presence(side, away_deadline=timezone.now() + away_grace(), standin=False)
+        changed += [f"{side}_away_deadline", f"{side}_standin"]
+    if changed:
+        room.save(update_fields=changed)
+
+
+def purge_stale_servers(now: object = None) -> int:
+    """Drop sockets held by processes that stopped beating; return how many."""
+    now = now or timezone.now()
+    fresh = ServerBeat.objects.filter(last_seen__gte=now - STALE_AFTER)
+    alive = set(fresh.values_list("server", flat=True)) | {SERVER_ID}
+    orphans = list(
+        Connection.objects.exclude(server__in=alive).values_list("pk", "room_id", "side")
+    )
+    ServerBeat.objects.exclude(server__in=alive).delete()
+    if not orphans:
+        return 0
+    by_room: dict[int, set[str]] = {}
+    for _pk, room_id, side in orphans:
+        by_room.setdefault(room_id, set()).add(side)
+    with transaction.atomic():
+        Connection.objects.filter(pk__in=[pk for pk, _r, _s in orphans]).delete()
+        rooms = Room.objects.select_for_update().select_related("game").filter(pk__in=by_room)
+        for room in rooms:
+            _after_leaving(room, by_room[room.pk] - {""})
+            push.room_after_commit(room.pk, kind="presence")
+    return len(orphans)

@@ -1,0 +1,248 @@
+"""What a room looks like: one context for the page, the pushes and the re-fetch.
+
+Everything here is the same for every viewer, so a change is rendered once and
+pushed to players and spectators alike.  What differs by viewer (which buttons
+show, whether the board is clickable) is decided in CSS from the page's
+``data-me`` attribute, and enforced again by the server on every POST.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.safestring import SafeString, mark_safe
+
+from dotsboxes.games.models import Game, Side
+from dotsboxes.games.presenters import CELL, MARGIN, board_svg
+from dotsboxes.rules import Board, Edge
+
+from .models import Message, Room
+from .turns import both_have_played, turn_spans
+
+CHAT_SHOWN = 60
+
+
+@dataclass
+class Seat:
+    side: str
+    label: str
+    name: str
+    score: int
+    taken: bool
+    present: bool
+    to_move: bool
+    is_host: bool
+    away_deadline: str = ""
+    standin: bool = False
+
+
+@dataclass
+class LogTurn:
+    number: int
+    side: str
+    edges: list[str]
+    by_computer: bool
+
+
+@dataclass
+class RoomView:
+    room: Room
+    game: Game
+    board: Board
+    seats: list[Seat]
+    turns: list[LogTurn]
+    spectator_names: list[str]
+    spectator_count: int
+    messages: list[Message]
+    can_abort: bool
+    rematch_url: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @property
+    def spectator_anonymous(self) -> int:
+        return self.spectator_count - len(self.spectator_names)
+
+    @property
+    def active(self) -> bool:
+        return self.game.status == Game.Status.ACTIVE
+
+    @property
+    def started(self) -> bool:
+        return all(seat.taken for seat in self.seats)
+
+    @property
+    def to_move(self) -> str:
+        return Side.of(self.board.turn).value
+
+    @property
+    def deadline(self) -> str:
+        deadline = self.room.turn_deadline
+        return deadline.isoformat() if deadline and self.active else ""
+
+    @property
+    def board_html(self) -> SafeString:
+        return mark_safe(
+            board_markup(self.board, playable=self.active and self.started, last=self._last_turn())
+        )
+
+    def _last_turn(self) -> list[Edge]:
+        stack = self.board.move_stack
+        spans = turn_spans(self.board)
+        return stack[spans[-1].start :] if spans else []
+
+    @property
+    def status_text(self) -> str:
+        game = self.game
+        if game.status == Game.Status.ABORTED:
+            return "The game was aborted."
+        if game.status == Game.Status.FINISHED:
+            blue, red = self.board.scores
+            if game.result == Game.Result.DRAW:
+                return f"Drawn by agreement ({blue}-{red} on boxes)."
+            if game.result == Game.Result.TIE:
+                return f"A tie: {blue}-{red}."
+            winner = Side(game.result)
+            how = " by resignation" if game.termination == Game.Termination.RESIGNED else ""
+            return f"{game.name_of(winner)} ({winner.label}) wins{how}, {blue}-{red}."
+        if not self.started:
+            return "Waiting for an opponent: send them the invite link."
+        side = Side(self.to_move)
+        return f"{game.name_of(side)} ({side.label}) to move."
+
+    @property
+    def pending(self) -> list[dict[str, str]]:
+        """Each pending offer: its kind, what it is called, who made it and who answers."""
+        names = {"draw": "a draw", "takeback": "a take-back", "rematch": "a rematch"}
+        offers = []
+        for kind, what in names.items():
+            side = getattr(self.room, f"{kind}_offer")
+            if side:
+                answerer = Side.RED.value if side == Side.BLUE else Side.BLUE.value
+                offers.append(
+                    {
+                        "kind": kind,
+                        "what": what,
+                        "side": side,
+                        "answerer": answerer,
+                        "name": self.game.name_of(Side(side)),
+                    }
+                )
+        return offers
+
+    @property
+    def pending_kinds(self) -> set[str]:
+        return {offer["kind"] for offer in self.pending}
+
+
+def _xy(x: int, y: int, height: int) -> tuple[int, int]:
+    return MARGIN + x * CELL, MARGIN + (height - y) * CELL
+
+
+def board_markup(board: Board, *, playable: bool, last: list[Edge]) -> str:
+    """The static board picture with an overlay of click targets on the undrawn edges."""
+    picture = board_svg(board, last_turn=last)
+    if not playable:
+        return picture
+    w, h = board.width, board.height
+    parts = [
+        f'<svg class="board-targets" viewBox="0 0 {2 * MARGIN + w * CELL} {2 * MARGIN + h * CELL}" '
+        f'aria-label="Edges you can draw">'
+    ]
+    pad, half = 9, 11  # keep clear of the dots; a finger-sized band around the edge
+    for edge in board.legal_moves:
+        (x1, y1), (x2, y2) = edge.dots
+        (px1, py1), (px2, py2) = _xy(x1, y1, h), _xy(x2, y2, h)
+        if edge.horizontal:
+            x, y, width, height = px1 + pad, py1 - half, px2 - px1 - 2 * pad, 2 * half
+        else:
+            x, y, width, height = px2 - half, py2 + pad, 2 * half, py1 - py2 - 2 * pad
+        parts.append(
+            f'<rect class="edge-target" data-edge="{edge}" x="{x}" y="{y}" width="{width}" '
+            f'height="{height}" rx="6" tabindex="0" role="button" aria-label="Draw {edge}"/>'
+        )
+    parts.append("</svg>")
+    return picture + "".join(parts)
+
+
+def room_view(room: Room) -> RoomView:
+    """Gather everything the room's fragments show (a handful of queries)."""
+    game = room.game
+    moves = list(game.moves.order_by("ply").values_list("edge", "by_computer"))
+    board = game.start_board()
+    for edge, _ in moves:
+        board.push(Edge.parse(edge))
+    computer = [flag for _, flag in moves]
+    turns = [
+        LogTurn(
+            number=n,
+            side=Side.of(span.player).value,
+            edges=[str(e) for e in board.move_stack[span.start : span.stop]],
+            by_computer=any(computer[span.start : span.stop]),
+        )
+        for n, span in enumerate(turn_spans(board), start=1)
+    ]
+    conns = list(room.connections.values_list("side", "viewer_key", "name"))
+    present = {side for side, _, _ in conns if side}
+    watchers: dict[str, str] = {}
+    for side, key, name in conns:
+        if not side:
+            watchers.setdefault(key, name)
+    scores = board.scores
+    seats = []
+    for i, side in enumerate(Side.values):
+        taken = bool(getattr(game, f"{side}_user_id") or getattr(game, f"{side}_token"))
+        deadline = room.away_deadline(side)
+        seats.append(
+            Seat(
+                side=side,
+                label=Side(side).label,
+                name=game.name_of(Side(side)) if taken else "Free seat",
+                score=scores[i],
+                taken=taken,
+                present=side in present,
+                to_move=game.status == Game.Status.ACTIVE and Side.of(board.turn) == side,
+                is_host=room.host_side == side,
+                away_deadline=deadline.isoformat() if deadline and not room.standin(side) else "",
+                standin=room.standin(side),
+            )
+        )
+    rematch = (
+        game.rematches.select_related("room").first() if game.status != Game.Status.ACTIVE else None
+    )
+    messages = list(room.messages.order_by("-created_at", "-id")[:CHAT_SHOWN])[::-1]
+    return RoomView(
+        room=room,
+        game=game,
+        board=board,
+        seats=seats,
+        turns=turns,
+        spectator_names=sorted(name for name in watchers.values() if name),
+        spectator_count=len(watchers),
+        messages=messages,
+        can_abort=game.status == Game.Status.ACTIVE and not both_have_played(board),
+        rematch_url=rematch.get_absolute_url() if rematch else "",
+    )
+
+
+def lobby_rooms() -> tuple[list[Room], list[Room]]:
+    """(open public rooms waiting for an opponent, public games being played)."""
+    from django.db.models import Count, Q
+
+    rooms = (
+        Room.objects.filter(is_public=True, game__status=Game.Status.ACTIVE)
+        .select_related("game")
+        .annotate(watching=Count("connections", filter=Q(connections__side="")))
+        .order_by("-created_at")[:100]
+    )
+    open_rooms, live = [], []
+    for room in rooms:
+        game = room.game
+        full = all(
+            getattr(game, f"{s}_user_id") or getattr(game, f"{s}_token") for s in Side.values
+        )
+        (live if full else open_rooms).append(room)
+    return open_rooms, live

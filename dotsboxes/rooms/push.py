@@ -1,0 +1,86 @@
+"""Pushes: render a change once, send it to everyone in the room after commit.
+
+The channel layer may drop a message (a full channel, a Redis hiccup); that is
+fine because every push carries the game's version and a client that sees a
+gap re-fetches the room over HTTP.  Pushes are therefore always scheduled with
+``transaction.on_commit``: a client must never hear of a change that could
+still roll back.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.template.loader import render_to_string
+
+logger = logging.getLogger(__name__)
+LOBBY_GROUP = "lobby"
+
+# What each kind of push carries: moves and offers change nearly everything,
+# presence and chat only their own corners.
+FRAGMENTS = {
+    "game": ("board", "players", "status", "actions", "log", "spectators", "chat"),
+    "presence": ("players", "status", "spectators", "chat"),
+    "chat": ("chat",),
+}
+
+
+def render_room(room: object, kind: str = "game", *, view: object = None) -> str:
+    """The out-of-band fragments for one change, starting with the version marker."""
+    from .presenters import room_view
+
+    view = view or room_view(room)
+    return render_to_string(
+        "rooms/push.html", {"v": view, "kind": kind, "parts": FRAGMENTS[kind], "oob": True}
+    )
+
+
+def _send(group: str, html: str) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, {"type": "push", "html": html})
+    except Exception:  # a lost push is repaired by the clients' version check
+        logger.exception("push to %s failed", group)
+
+
+def send_room(room_id: int, kind: str = "game") -> None:
+    """Render the room as it is now and push it to its group."""
+    from .models import Room
+
+    room = Room.objects.select_related("game").filter(pk=room_id).first()
+    if room is not None:
+        _send(room.group, render_room(room, kind))
+
+
+def room_after_commit(room_id: int, kind: str = "game") -> None:
+    transaction.on_commit(lambda: send_room(room_id, kind))
+
+
+def redirect_after_commit(room_id: int, url: str) -> None:
+    """Send everyone in the room (players and spectators) to ``url``: the rematch."""
+    from .models import Room
+
+    def send() -> None:
+        room = Room.objects.select_related("game").get(pk=room_id)
+        html = render_to_string("rooms/redirect.html", {"url": url, "version": room.game.version})
+        _send(room.group, html)
+
+    transaction.on_commit(send)
+
+
+def render_lobby() -> str:
+    from .presenters import lobby_rooms
+
+    open_rooms, live = lobby_rooms()
+    return render_to_string(
+        "rooms/lobby.html#lists", {"open_rooms": open_rooms, "live": live, "oob": True}
+    )
+
+
+def lobby_after_commit() -> None:
+    transaction.on_commit(lambda: _send(LOBBY_GROUP, render_lobby()))

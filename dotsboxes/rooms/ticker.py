@@ -1,0 +1,188 @@
+"""The room clock: turn timers, stand-ins for absent players, presence beats.
+
+Choice: a small asyncio task in **every** ASGI server process (started with
+the server, see ``asgi.py``), not a separate worker.  ``runserver`` stays one
+command, and several processes are safe because work is claimed row by row:
+the due room is locked with ``select_for_update(skip_locked=True)`` (a second
+process skips it instead of waiting) and a computer move is applied only if the
+game's ``version`` is still the one it was computed for, so each timed-out turn
+is played exactly once.  Deadlines live in the database, so a restart simply
+finds overdue rooms on its first tick.  ``manage.py rooms_ticker`` runs the same
+loop as a separate process for deployments that set ``ROOMS_TICKER=worker``
+(the web processes then only beat for their own sockets).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+from datetime import datetime
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from dotsboxes.games.computer import think
+from dotsboxes.games.models import Game, Side
+from dotsboxes.rules import Board
+
+from . import presence
+from .models import Room
+from .services import _both_seated, _changed, _locked, log_line, record_edges
+
+logger = logging.getLogger(__name__)
+
+
+def tick_seconds() -> float:
+    return float(getattr(settings, "ROOMS_TICK_SECONDS", 0.5))
+
+
+def computer_level() -> str:
+    return str(getattr(settings, "ROOMS_COMPUTER_LEVEL", "casual"))
+
+
+def due_rooms(now: datetime) -> list[int]:
+    """Rooms with work for the clock: a turn out of time, an away countdown
+    that ran out, or a stand-in whose side is to move."""
+    due = (
+        Q(turn_deadline__lte=now)
+        | Q(blue_standin=False, blue_away_deadline__lte=now)
+        | Q(red_standin=False, red_away_deadline__lte=now)
+        | Q(blue_standin=True, to_move=Side.BLUE)
+        | Q(red_standin=True, to_move=Side.RED)
+    )
+    rooms = Room.objects.filter(due, game__status=Game.Status.ACTIVE)
+    return list(
+        rooms.order_by(F("turn_deadline").asc(nulls_last=True)).values_list("pk", flat=True)[:200]
+    )
+
+
+def _start_standins(room_id: int, now: datetime) -> None:
+    with transaction.atomic():
+        room = (
+            Room.objects.select_for_update(skip_locked=True)
+            .select_related("game")
+            .filter(pk=room_id)
+            .first()
+        )
+        if room is None or room.game.status != Game.Status.ACTIVE:
+            return
+        changed = False
+        for side in Side.values:
+            deadline = room.away_deadline(side)
+            if deadline and deadline <= now and not room.standin(side):
+                room.set_presence(side, away_deadline=None, standin=True)
+                name = room.game.name_of(Side(side))
+                log_line(
+                    room,
+                    f"{name} has not come back: the computer plays for them until they return.",
+                )
+                changed = True
+        if changed:
+            _changed(room, room.game)
+
+
+def _computer_move(room_id: int, now: datetime) -> str:
+    """Play the side to move's whole turn if its time ran out or it is stood in for."""
+    room = Room.objects.select_related("game").filter(pk=room_id).first()
+    if room is None or room.game.status != Game.Status.ACTIVE or not _both_seated(room.game):
+        return ""
+    game, version = room.game, room.game.version
+    board = game.board()
+    side = Side.of(board.turn).value
+    timed_out = room.turn_deadline is not None and room.turn_deadline <= now
+    if not (timed_out or room.standin(side)):
+        return ""
+    moves = [str(edge) for edge in board.move_stack]
+    edges = computer_turn_edges(board.copy(), seed=game.pk * 1009 + len(moves))
+    with transaction.atomic():
+        locked = _locked(game.public_id, skip_locked=True)
+        if locked is None:
+            return ""  # another process holds it: it will do the work or has done it
+        room, game = locked
+        if game.version != version or game.status != Game.Status.ACTIVE:
+            return ""  # the position moved on while we thought: nothing to do now
+        if timed_out and not (room.turn_deadline and room.turn_deadline <= timezone.now()):
+            return ""
+        drawn = record_edges(room, game, board, edges, by_computer=True)
+        name = game.name_of(Side(side))
+        listed = ", ".join(drawn)
+        if timed_out and not room.standin(side):
+            log_line(
+                room, f"Time ran out for {name}: the computer drew {listed}.", ply=len(moves) + 1
+            )
+        else:
+            log_line(
+                room, f"The computer drew {listed} for {name}, who is away.", ply=len(moves) + 1
+            )
+        _changed(room, game, lobby=game.status != Game.Status.ACTIVE)
+    return side
+
+
+def computer_turn_edges(board: Board, *, seed: int) -> list[str]:
+    """The edges that finish the side to move's whole turn, each thought about in the
+    engine's process pool (``games.computer.think``, which falls back to a cheap
+    level rather than stall)."""
+    mover, drawn = board.turn, []
+    while not board.is_over() and board.turn is mover:
+        edge = think(board, level=computer_level(), seed=seed + len(drawn))
+        board.play(edge)
+        drawn.append(str(edge))
+    return drawn
+
+
+_last_purge = [0.0]
+
+
+def tick(now: datetime | None = None, *, work: bool = True) -> int:
+    """One pass of the clock; returns how many rooms it looked at."""
+    presence.beat(force=False)
+    if time.monotonic() - _last_purge[0] > presence.BEAT_EVERY.total_seconds():
+        _last_purge[0] = time.monotonic()
+        presence.purge_stale_servers()
+    if not work:
+        return 0
+    now = now or timezone.now()
+    ids = due_rooms(now)
+    for room_id in ids:
+        try:
+            _start_standins(room_id, now)
+            _computer_move(room_id, now)
+        except Exception:
+            logger.exception("room clock failed for room %s", room_id)
+    return len(ids)
+
+
+async def run_forever(*, work: bool = True) -> None:
+    """Tick until cancelled; errors are logged, never fatal."""
+    step = database_sync_to_async(tick, thread_sensitive=False)
+    while True:
+        try:
+            await step(work=work)
+        except Exception:
+            logger.exception("room clock tick failed")
+        await asyncio.sleep(tick_seconds())
+
+
+_task: asyncio.Task | None = None
+
+
+def ensure_started() -> None:
+    """Start this process's clock on the running event loop (once)."""
+    global _task
+    mode = getattr(settings, "ROOMS_TICKER", "embedded")
+    if _task is not None or mode == "off":
+        return
+    _task = asyncio.get_running_loop().create_task(run_forever(work=mode == "embedded"))
+
+
+def start_with_server() -> None:
+    """Under Daphne (Twisted's asyncio reactor) start the clock as soon as the server runs,
+    whether or not anyone connects.  Other servers start it on their first event."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is not None and hasattr(reactor, "callWhenRunning"):
+        reactor.callWhenRunning(ensure_started)

@@ -1,0 +1,228 @@
+"""Room pages and actions.
+
+Actions are POSTs (CSRF-checked, htmx or plain forms).  An htmx request gets
+the room's fragments back at once; the same change reaches everyone else
+through the WebSocket push.  Refusals come back with a 4xx status and a plain
+message; nothing is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from . import services
+from .errors import RoomError, StaleVersion
+from .forms import CreateRoomForm, JoinForm
+from .identity import NAME_KEY, Viewer, ensure_token, seat_of, viewer_from_request
+from .models import Room
+from .presenters import lobby_rooms, room_view
+from .push import render_room
+
+
+def _room(public_id: str) -> Room:
+    return get_object_or_404(Room.objects.select_related("game"), game__public_id=public_id)
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    open_rooms, live = lobby_rooms()
+    form = CreateRoomForm(
+        signed_in=request.user.is_authenticated,
+        default_name=request.session.get(NAME_KEY, ""),
+    )
+    return render(
+        request, "rooms/lobby.html", {"open_rooms": open_rooms, "live": live, "form": form}
+    )
+
+
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    form = CreateRoomForm(request.POST, signed_in=request.user.is_authenticated)
+    if not form.is_valid():
+        open_rooms, live = lobby_rooms()
+        context = {"open_rooms": open_rooms, "live": live, "form": form}
+        return render(request, "rooms/lobby.html", context, status=400)
+    data = form.cleaned_data
+    viewer = ensure_token(request, data.get("name"))
+    try:
+        room = services.room_create(
+            viewer=viewer,
+            width=data["width"],
+            height=data["height"],
+            host_side=data["side"],
+            timer_seconds=data["timer"],
+            is_public=data["visibility"] == "public",
+            rated=data.get("rated", False),
+        )
+    except RoomError as exc:
+        return _refused(request, None, exc)
+    return redirect(room)
+
+
+@require_GET
+def room(request: HttpRequest, public_id: str) -> HttpResponse:
+    room = _room(public_id)
+    viewer = viewer_from_request(request)
+    view = room_view(room)
+    me = seat_of(room.game, viewer)
+    join_form = None
+    if not me and view.active and not view.started:
+        join_form = JoinForm(initial={"name": viewer.name})
+    context = {
+        "v": view,
+        "me": me or "spectator",
+        "is_host": me == room.host_side,
+        "join_form": join_form,
+        "invite_url": request.build_absolute_uri(room.get_absolute_url()),
+        "presets": services.CHAT_PRESETS,
+    }
+    return render(request, "rooms/room.html", context)
+
+
+@require_GET
+def state(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The whole room as out-of-band fragments: what a client re-fetches after a gap."""
+    return HttpResponse(render_room(_room(public_id)))
+
+
+@require_POST
+def join(request: HttpRequest, public_id: str) -> HttpResponse:
+    room = _room(public_id)
+    if request.user.is_authenticated:
+        viewer = ensure_token(request)
+    else:
+        form = JoinForm(request.POST)
+        if not form.is_valid():
+            return _refused(request, room, RoomError(" ".join(form.errors["name"])))
+        viewer = ensure_token(request, form.cleaned_data["name"])
+    try:
+        services.room_join(public_id=public_id, viewer=viewer)
+    except RoomError as exc:
+        return _refused(request, room, exc)
+    # The page changes for this viewer (buttons, clickable board): load it again.
+    if request.htmx:
+        return HttpResponseClientRedirect(room.get_absolute_url())
+    return redirect(room)
+
+
+def _version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+def _act(
+    request: HttpRequest, public_id: str, action: Callable[[Viewer, int | None], Room | object]
+) -> HttpResponse:
+    room = _room(public_id)
+    viewer = viewer_from_request(request)
+    version = _version(request)
+    try:
+        result = action(viewer, version)
+    except RoomError as exc:
+        return _refused(request, room, exc)
+    target = result if isinstance(result, Room) else room
+    if target.pk != room.pk:  # a rematch began: go there
+        if request.htmx:
+            return HttpResponseClientRedirect(target.get_absolute_url())
+        return redirect(target)
+    if request.htmx:
+        return HttpResponse(render_room(_room(public_id)))
+    return redirect(room)
+
+
+def _refused(request: HttpRequest, room: Room | None, exc: RoomError) -> HttpResponse:
+    message = str(exc)
+    if request.htmx:
+        html = render_to_string("rooms/push.html#error", {"message": message})
+        if room is not None and isinstance(exc, StaleVersion):
+            html += render_room(room)
+        return HttpResponse(html, status=exc.status)
+    context = {"message": message, "room": room}
+    return render(request, "rooms/refused.html", context, status=exc.status)
+
+
+@require_POST
+def move(request: HttpRequest, public_id: str) -> HttpResponse:
+    edge = request.POST.get("edge", "")
+    return _act(
+        request,
+        public_id,
+        lambda viewer, version: services.room_play_move(
+            public_id=public_id, viewer=viewer, edge=edge, version=version
+        ),
+    )
+
+
+@require_POST
+def resign(request: HttpRequest, public_id: str) -> HttpResponse:
+    return _act(
+        request,
+        public_id,
+        lambda viewer, version: services.room_resign(
+            public_id=public_id, viewer=viewer, version=version
+        ),
+    )
+
+
+@require_POST
+def abort(request: HttpRequest, public_id: str) -> HttpResponse:
+    return _act(
+        request,
+        public_id,
+        lambda viewer, version: services.room_abort(
+            public_id=public_id, viewer=viewer, version=version
+        ),
+    )
+
+
+@require_POST
+def offer(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
+    return _act(
+        request,
+        public_id,
+        lambda viewer, version: services.room_offer(
+            public_id=public_id, viewer=viewer, kind=kind, version=version
+        ),
+    )
+
+
+@require_POST
+def answer(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
+    accept = request.POST.get("answer") == "accept"
+    return _act(
+        request,
+        public_id,
+        lambda viewer, version: services.room_answer(
+            public_id=public_id, viewer=viewer, kind=kind, accept=accept, version=version
+        ),
+    )
+
+
+@require_POST
+def swap(request: HttpRequest, public_id: str) -> HttpResponse:
+    on = request.POST.get("swap") == "on"
+    return _act(
+        request,
+        public_id,
+        lambda viewer, _version: services.room_set_swap(
+            public_id=public_id, viewer=viewer, swap=on
+        ),
+    )
+
+
+@require_POST
+def chat(request: HttpRequest, public_id: str) -> HttpResponse:
+    text = request.POST.get("preset") or request.POST.get("text", "")
+    return _act(
+        request,
+        public_id,
+        lambda viewer, _version: services.room_chat(public_id=public_id, viewer=viewer, text=text),
+    )

@@ -1,0 +1,149 @@
+/* Online rooms: version checks on pushes, connection indicator, board clicks,
+   countdowns, copy button, chat toggle.  Pushes are htmx out-of-band fragments
+   over the ws extension; this file only decides whether to apply them. */
+(function () {
+  "use strict";
+  var room = document.getElementById("room");
+  var conn = document.getElementById("conn");
+  var opened = false;
+  var clockOffset = 0; // server time minus this browser's time, in ms
+
+  function syncEl() { return document.getElementById("room-sync"); }
+  function version() { var s = syncEl(); return s ? Number(s.dataset.version) : 0; }
+  function attr(html, name) {
+    var m = html.match(new RegExp("^\\s*<div id=\"room-sync\"[^>]*\\s" + name + "=\"([^\"]*)\""));
+    return m ? m[1] : null;
+  }
+
+  function setConn(state, text) {
+    if (!conn) return;
+    conn.dataset.state = state;
+    conn.textContent = text;
+  }
+
+  function resync() {
+    if (!room) return;
+    htmx.ajax("GET", room.dataset.stateUrl, { target: "#room-sync", swap: "none" });
+  }
+
+  document.addEventListener("htmx:wsConnecting", function () {
+    setConn("connecting", opened ? "Reconnecting…" : "Connecting…");
+  });
+  document.addEventListener("htmx:wsOpen", function () {
+    setConn("connected", "Connected");
+    if (opened) resync(); // we may have missed pushes while away
+    opened = true;
+  });
+  document.addEventListener("htmx:wsClose", function () {
+    setConn("reconnecting", "Reconnecting…");
+  });
+
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var html = evt.detail.message;
+    if (typeof html !== "string" || !room) return;
+    var redirect = attr(html, "data-redirect");
+    if (redirect) { evt.preventDefault(); window.location.assign(redirect); return; }
+    var v = Number(attr(html, "data-version"));
+    var kind = attr(html, "data-kind");
+    var mine = version();
+    if (kind === "hello") { evt.preventDefault(); if (v > mine) resync(); return; }
+    if (kind === "game") {
+      if (v <= mine) { evt.preventDefault(); return; }        // already shown (our own POST)
+      if (v > mine + 1) { evt.preventDefault(); resync(); return; } // a gap: fetch the truth
+      return;
+    }
+    if (v > mine) { evt.preventDefault(); resync(); }          // presence/chat ahead of us
+  });
+
+  // Server time, so countdowns agree with the server's deadline.
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "room-sync") noteServerTime();
+  });
+  function noteServerTime() {
+    var s = syncEl();
+    if (s && s.dataset.now) clockOffset = Date.parse(s.dataset.now) - Date.now();
+  }
+  noteServerTime();
+
+  function tick() {
+    var now = Date.now() + clockOffset;
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.ceil((Date.parse(el.dataset.deadline) - now) / 1000));
+      var secs = el.querySelector(".secs");
+      if (secs && secs.textContent !== String(left)) secs.textContent = String(left);
+      el.classList.toggle("urgent", left <= 10);
+    });
+  }
+  setInterval(tick, 250);
+  tick();
+
+  // Board: a click (or Enter/Space) on an edge posts the move with the version we show.
+  function myTurn() {
+    var board = document.getElementById("room-board");
+    return room && board && board.dataset.turn && board.dataset.turn === room.dataset.me;
+  }
+  function play(target) {
+    if (!myTurn()) return;
+    var form = document.getElementById("move-form");
+    form.elements.edge.value = target.dataset.edge;
+    form.elements.version.value = String(version());
+    target.classList.add("pending");
+    htmx.trigger(form, "submit");
+  }
+  document.addEventListener("click", function (evt) {
+    var target = evt.target.closest && evt.target.closest(".edge-target");
+    if (target) play(target);
+  });
+  document.addEventListener("keydown", function (evt) {
+    var target = evt.target.closest && evt.target.closest(".edge-target");
+    if (target && (evt.key === "Enter" || evt.key === " ")) { evt.preventDefault(); play(target); }
+  });
+  function markTargets() {
+    var allowed = myTurn();
+    document.querySelectorAll(".edge-target").forEach(function (t) {
+      t.setAttribute("tabindex", allowed ? "0" : "-1");
+    });
+  }
+  document.addEventListener("htmx:afterSettle", markTargets);
+  document.addEventListener("htmx:oobAfterSwap", markTargets);
+  markTargets();
+
+  // Errors fade after a while; a refusal never leaves stale text behind.
+  var errorTimer = null;
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (!evt.detail.target || evt.detail.target.id !== "room-error") return;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(function () {
+      var e = document.getElementById("room-error");
+      if (e) e.textContent = "";
+    }, 6000);
+  });
+
+  // Copy the invite link.
+  document.addEventListener("click", function (evt) {
+    var btn = evt.target.closest && evt.target.closest("[data-copy]");
+    if (!btn) return;
+    var input = document.querySelector(btn.dataset.copy);
+    var done = function () { btn.textContent = "Copied!"; setTimeout(function () { btn.textContent = "Copy"; }, 2000); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () { input.select(); document.execCommand("copy"); done(); });
+    } else { input.select(); document.execCommand("copy"); done(); }
+  });
+
+  // Hide or show chat lines (system lines of the log stay), remembered per browser.
+  var toggle = document.getElementById("chat-toggle");
+  function applyChat(hidden) {
+    if (!room || !toggle) return;
+    room.classList.toggle("chat-hidden", hidden);
+    toggle.setAttribute("aria-pressed", hidden ? "true" : "false");
+    toggle.textContent = hidden ? "Show chat" : "Hide chat";
+  }
+  if (toggle) {
+    applyChat(localStorage.getItem("rooms-chat-hidden") === "1");
+    toggle.addEventListener("click", function () {
+      var hidden = !room.classList.contains("chat-hidden");
+      localStorage.setItem("rooms-chat-hidden", hidden ? "1" : "0");
+      applyChat(hidden);
+    });
+  }
+})();

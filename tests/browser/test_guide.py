@@ -1,0 +1,81 @@
+"""A learner reads the rules, studies a position and solves an exercise by clicking."""
+
+# ruff: noqa: RUF001 - the pages use real typography (multiplication sign, en dash).
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_learner_reads_the_rules_opens_a_study_and_solves_an_exercise(
+    live_server, page, screenshot
+):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(live_server.url + "/learn/rules/")
+    expect(page.get_by_role("heading", name="The rules of Dots and Boxes")).to_be_visible()
+    expect(page.get_by_text("the closest finish is 13–12")).to_be_visible()
+    page.get_by_text("Can a game on 5 × 5 boxes be drawn?").click()
+    expect(page.get_by_text("25 is odd, so one player always ends with 13")).to_be_visible()
+    screenshot("rules")
+
+    page.get_by_role("navigation", name="Learn").get_by_role("link", name="Studies").click()
+    page.get_by_role("link", name="All but two").click()
+    answer = page.get_by_text("Not: draw e2-e3 and leave both boxes to Red.")
+    expect(answer).to_be_hidden()
+    page.get_by_text("Show the answer").click()
+    expect(answer).to_be_visible()
+    expect(page.locator(".answer-board .highlight[data-edge='e2-e3']")).to_have_count(1)
+    screenshot("study")
+
+    page.goto(live_server.url + "/learn/practice/")
+    page.get_by_role("link", name="Leave two").click()
+    page.get_by_role("button", name="Draw d3-d4").click()  # takes the boxes: loses control
+    expect(page.get_by_text("Not quite: d3-d4 gives away 2 boxes")).to_be_visible()
+    page.get_by_role("button", name="Draw e3-e4").click()
+    expect(page.get_by_text("Right: e3-e4.")).to_be_visible()
+    expect(page.locator(".diagram .highlight[data-edge='e3-e4']")).to_have_count(1)
+    screenshot("exercise")
+    page.get_by_role("link", name="Next exercise").click()
+    expect(page.locator("h1")).to_have_text("Loop first")
+    page.goto(live_server.url + "/learn/practice/")
+    expect(page.get_by_text("Solved 1 of")).to_be_visible()
+
+
+def test_a_rules_question_is_answered_with_a_choice_without_javascript(live_server, browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server.url + "/learn/practice/who-moves-after-a-claim/")
+    page.get_by_role("button", name="Red").click()
+    expect(page.get_by_text("Not quite: Red.")).to_be_visible()
+    page.get_by_role("button", name="Blue").click()
+    expect(page.get_by_text("Right: Blue.")).to_be_visible()
+    context.close()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/learn/",
+        "/learn/rules/",
+        "/learn/strategy/",
+        "/learn/studies/",
+        "/learn/studies/thirteen-twelve/?answer=1",
+        "/learn/practice/",
+        "/learn/practice/five-by-five-endgame/",
+        "/learn/practice/replay-the-last-safe-edge/",
+    ],
+)
+def test_learn_pages_fit_a_375px_phone(live_server, browser, path):
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    page.goto(live_server.url + path)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    ARTIFACTS.mkdir(exist_ok=True)
+    name = path.strip("/").replace("/", "-").replace("?", "-")
+    page.screenshot(path=str(ARTIFACTS / f"guide-375-{name}.png"), full_page=True)
+    context.close()

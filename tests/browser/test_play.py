@@ -1,0 +1,212 @@
+"""A person plays Dots and Boxes in headless Chromium: clicks, keys, hints, undo, replay."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from dotsboxes.games.models import Game
+
+from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+THINK_TIMEOUT = 20_000  # ms: the computer answers from another process
+# The machine running the suite may be busy: give every page update some slack.
+expect.set_options(timeout=15_000)
+
+
+def new_game(page: Page, base: str, *, mode: str, size: str, side: str = "blue") -> Game:
+    page.goto(base + "/play/")
+    page.get_by_label(
+        "Against the computer" if mode == "computer" else "Two players on this device"
+    ).check()
+    page.get_by_label(size.replace("x", " \N{MULTIPLICATION SIGN} "), exact=True).check()
+    if mode == "computer":
+        page.get_by_label(re.compile(f"{side.capitalize()}: ")).check()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#game")).to_be_visible()
+    public_id = page.url.rstrip("/").split("/")[-1]
+    return Game.objects.get(public_id=public_id)
+
+
+def draw(page: Page, edge: str | None = None) -> str:
+    """Click an edge (the first one free by default) and wait until the page shows it drawn."""
+    slot = page.locator(f'.slot[data-edge="{edge}"]' if edge else ".slot").first
+    edge = slot.get_attribute("data-edge")
+    slot.click()
+    expect(page.locator(f'.edge.drawn[data-edge="{edge}"]')).to_have_count(1)
+    return edge
+
+
+def wait_for_my_turn(page: Page) -> None:
+    """Wait until the computer has answered (the board has clickable edges again)."""
+    expect(page.locator(".thinking")).to_have_count(0, timeout=THINK_TIMEOUT)
+
+
+def test_a_whole_2x2_game_against_the_computer_by_clicking(live_server, page, screenshot):
+    game = new_game(page, live_server.url, mode="computer", size="2x2")
+    screenshot("start")
+    clicks = 0
+    while not page.locator(".result-banner").count():
+        wait_for_my_turn(page)
+        if page.locator(".result-banner").count():
+            break
+        slot = page.locator(".slot").first
+        edge = slot.get_attribute("data-edge")
+        slot.click()
+        clicks += 1
+        # The player's edge shows at once, in Blue.
+        expect(page.locator(f'.edge.by-blue[data-edge="{edge}"]')).to_have_count(1)
+        assert clicks <= 12
+    expect(page.locator(".result-banner")).to_contain_text(re.compile(r"wins \d to \d|tie"))
+    game.refresh_from_db()
+    assert game.status == "finished" and game.moves.count() == 12
+    assert game.blue_score + game.red_score == 4
+    expect(page.get_by_role("link", name="Learn from this game")).to_be_visible()
+    expect(page.get_by_role("button", name="Rematch")).to_be_visible()
+    screenshot("finished")
+
+
+def test_completing_a_box_claims_it_and_gives_an_extra_move(live_server, page, screenshot):
+    new_game(page, live_server.url, mode="local", size="2x2")
+    for edge in ("a1-b1", "a2-b2", "a1-a2"):
+        page.locator(f'.slot[data-edge="{edge}"]').click()
+        expect(page.locator(f'.edge[data-edge="{edge}"]')).to_have_count(1)
+    # Blue drew a1-b1 and a1-a2, Red a2-b2: Red is to move and closes the box.
+    page.locator('.slot[data-edge="b1-b2"]').click()
+    status = page.locator("#game-status")
+    expect(status).to_have_text("Red draws b1-b2 and claims a box; Red moves again.")
+    expect(page.locator(".score-red .score-total")).to_have_text("1")
+    expect(page.locator(".box-red text")).to_have_text("R")
+    expect(page.locator(".score-red")).to_have_class(re.compile("to-move"))
+    screenshot("extra-move")
+
+
+def test_hint_undo_and_replay_to_the_start_and_back(live_server, page, screenshot):
+    game = new_game(page, live_server.url, mode="computer", size="3x3")
+    page.get_by_role("button", name="Hint").click()
+    hint = page.locator(".edge.highlight")
+    expect(hint).to_have_count(1)
+    expect(page.locator(".hint-line")).to_contain_text("Hint: draw")
+    edge = hint.get_attribute("data-edge")
+    screenshot("hint")
+    draw(page, edge)
+    wait_for_my_turn(page)
+    game.refresh_from_db()
+    assert game.hints_used == 1 and game.moves.count() >= 2
+    expect(page.get_by_text("Hints used: 1.")).to_be_visible()
+
+    page.get_by_role("button", name="Undo turn").click()
+    expect(page.locator(".edge.drawn")).to_have_count(0)
+    expect(page.locator("#game-status")).to_have_text("Blue to move.")
+    assert game.moves.count() == 0
+
+    draw(page, edge)
+    wait_for_my_turn(page)
+    total = game.moves.count()
+    page.get_by_role("link", name="Replay").last.click()
+    expect(page.locator(".replay-pos")).to_have_text(f"Edge {total} of {total}")
+    page.get_by_role("link", name="First").click()
+    expect(page.locator(".replay-pos")).to_have_text(f"Edge 0 of {total}")
+    expect(page.locator("#replay .edge.drawn")).to_have_count(0)
+    assert page.url.endswith("?ply=0")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".replay-pos")).to_have_text(f"Edge 1 of {total}")
+    expect(page.locator(f'#replay .edge.drawn[data-edge="{edge}"]')).to_have_count(1)
+    page.keyboard.press("End")
+    expect(page.locator(".replay-pos")).to_have_text(f"Edge {total} of {total}")
+    page.keyboard.press("Home")
+    expect(page.locator(".replay-pos")).to_have_text(f"Edge 0 of {total}")
+    page.get_by_role("link", name="Last").click()
+    expect(page.locator("#replay .edge.drawn")).to_have_count(total)
+    screenshot("replay")
+
+
+def test_a_same_device_3x3_game_is_played_to_the_end(live_server, page, screenshot):
+    game = new_game(page, live_server.url, mode="local", size="3x3")
+    for n in range(24):
+        page.locator(".slot").first.click()
+        expect(page.locator(".edge.drawn")).to_have_count(n + 1)
+    banner = page.locator(".result-banner")
+    expect(banner).to_be_visible()
+    game.refresh_from_db()
+    blue, red = game.blue_score, game.red_score
+    assert blue + red == 9 and game.status == "finished"
+    winner = "Blue" if blue > red else "Red"
+    expect(banner).to_contain_text(f"{winner} wins {max(blue, red)} to {min(blue, red)}")
+    expect(page.locator(".slot")).to_have_count(0)
+    screenshot("finished")
+
+
+def test_an_edge_is_drawn_with_the_keyboard_only(live_server, page, screenshot):
+    game = new_game(page, live_server.url, mode="local", size="2x2")
+    board_slot = page.locator(".slot[tabindex='0']")
+    expect(board_slot).to_have_count(1)  # one tab stop for the whole board
+    for _ in range(30):  # Tab from the top of the page, as a keyboard user does
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('slot')"):
+            break
+    assert page.evaluate("document.activeElement.dataset.edge") == "a1-b1"
+    # Up from the bottom-left edge: straight up to the middle row, not a side edge.
+    page.keyboard.press("ArrowUp")
+    moved = page.evaluate("document.activeElement.dataset.edge")
+    assert moved == "a2-b2"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.edge") != "a2-b2"
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.edge") == moved
+    screenshot("focus")
+    page.keyboard.press("Enter")
+    expect(page.locator(f'.edge.drawn[data-edge="{moved}"]')).to_have_count(1)
+    assert game.moves.get().edge == moved
+    # Focus stays on the board for the next edge.
+    expect(page.locator(".slot:focus")).to_have_count(1)
+
+
+def test_a_375px_phone_shows_the_whole_board_and_every_control(live_server, browser):
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    try:
+        new_game(page, live_server.url, mode="computer", size="5x5")
+        draw(page)
+        wait_for_my_turn(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        box = page.locator(".board-svg").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+        for name in ("Hint", "Undo turn", "Draw"):
+            control = page.get_by_role("button", name=name, exact=True)
+            control.scroll_into_view_if_needed()
+            expect(control).to_be_visible()
+            b = control.bounding_box()
+            assert b["x"] >= 0 and b["x"] + b["width"] <= 375 and b["height"] >= 40
+        for name in ("New game", "Replay", "Record", "Report a problem"):
+            expect(page.get_by_role("link", name=name, exact=True).first).to_be_visible()
+        expect(page.get_by_text("Resign…")).to_be_visible()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "play-phone-375.png"), full_page=True)
+        page.goto(live_server.url + "/play/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    finally:
+        context.close()
+
+
+def test_every_play_page_renders_for_screenshots(live_server, page, screenshot):
+    game = new_game(page, live_server.url, mode="local", size="5x4")
+    page.locator(".slot").first.click()
+    expect(page.locator(".edge.drawn")).to_have_count(1)
+    screenshot("game")
+    page.goto(live_server.url + "/play/")
+    screenshot("new")
+    page.goto(live_server.url + f"/play/{game.public_id}/replay/?ply=1")
+    screenshot("replay")
+    page.goto(live_server.url + "/play/import/")
+    page.get_by_label("Game record").fill("Size: 2 x 2 boxes\n\n1. a1-b1  2. a1-b1\n")
+    page.get_by_role("button", name="Import").click()
+    expect(page.get_by_role("alert")).to_contain_text("Turn 2, edge a1-b1")
+    screenshot("import-error")
+    page.goto(live_server.url + "/play/mine/")
+    expect(page.get_by_role("table")).to_contain_text("5 \N{MULTIPLICATION SIGN} 4")
+    screenshot("mine")

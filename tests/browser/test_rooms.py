@@ -1,0 +1,178 @@
+"""Online rooms in real Chromium: two players, a spectator, a live Daphne server."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ARTIFACTS
+from tests.rooms.live import daphne_servers, server_env, worker_ports
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+AWAY_SECONDS = 4
+
+
+@pytest.fixture(scope="module")
+def site(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One Daphne process (WebSockets and all) on this test run's database."""
+    with django_db_blocker.unblock():
+        env = server_env(
+            tmp_path_factory.mktemp("rooms-live"),
+            ROOMS_AWAY_SECONDS=str(AWAY_SECONDS),
+            ROOMS_TICK_SECONDS="0.2",
+        )
+    with daphne_servers(env, worker_ports(1)[:1]) as (url,):
+        yield url
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"rooms-{name}.png"), full_page=True)
+
+
+def open_room(page: Page, site: str, name: str = "Alice", size: str = "2") -> str:
+    page.goto(site + "/rooms/")
+    page.get_by_label("Your display name").fill(name)
+    page.get_by_label("Blue (moves first)").check()
+    page.get_by_label("Width (boxes)").select_option(size)
+    page.get_by_label("Height (boxes)").select_option(size)
+    page.get_by_role("button", name="Open the room").click()
+    expect(page.locator("#conn")).to_have_text("Connected")
+    return page.get_by_label("Invite link").input_value()
+
+
+def take_seat(page: Page, link: str, name: str) -> None:
+    page.goto(link)
+    page.get_by_label("Your display name").fill(name)
+    page.get_by_role("button", name="Play this game").click()
+    expect(page.locator("#room")).to_have_attribute("data-me", "red")
+    expect(page.locator("#conn")).to_have_text("Connected")
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#room-sync").get_attribute("data-version"))
+
+
+def draw(mover: Page, edge: str, *watchers: Page) -> None:
+    """Click an edge and wait until every page shows the new version."""
+    before = version(mover)
+    mover.locator(f".edge-target[data-edge='{edge}']").click()
+    for page in (mover, *watchers):
+        expect(page.locator("#room-sync")).to_have_attribute("data-version", str(before + 1))
+
+
+def test_two_players_and_a_spectator_play_to_the_end_and_rematch(site, browser):
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    contexts.append(browser.new_context(viewport={"width": 375, "height": 800}))
+    alice, bob, carol = (c.new_page() for c in contexts)
+    link = open_room(alice, site)
+    expect(alice.locator("#room-status")).to_contain_text("Waiting for an opponent")
+    take_seat(bob, link, "Bob")
+    carol.goto(link)
+    expect(carol.locator("#room")).to_have_attribute("data-me", "spectator")
+    expect(carol.get_by_role("button", name="Play this game")).to_have_count(0)
+    expect(alice.locator("#room-spectators .count")).to_have_text("1")
+    expect(alice.locator("#room-status")).to_contain_text("Alice (Blue) to move")
+    expect(alice.locator(".your-turn")).to_be_visible()
+    expect(bob.locator(".your-turn")).to_be_hidden()
+
+    pages = {"blue": alice, "red": bob}
+    while True:
+        turn = alice.locator("#room-board").get_attribute("data-turn")
+        if not turn:
+            break
+        mover = pages[turn]
+        edge = mover.locator(".edge-target").first.get_attribute("data-edge")
+        others = [p for p in (alice, bob, carol) if p is not mover]
+        draw(mover, edge, *others)
+    for page in (alice, bob, carol):
+        expect(page.locator("#room-status")).to_contain_text(re.compile(r"wins|tie"))
+        expect(page.locator("line.edge.drawn")).to_have_count(12)
+    shot(alice, "finished-alice")
+    shot(carol, "finished-spectator-375")
+
+    bob.get_by_role("button", name="Offer a rematch").click()
+    expect(alice.locator(".offer-answer")).to_contain_text("Bob offers a rematch")
+    expect(carol.locator(".offer")).to_contain_text("Bob offers a rematch")
+    alice.locator(".offer-answer").get_by_role("button", name="Accept").click()
+    for page in (alice, bob, carol):
+        expect(page).not_to_have_url(link)
+        expect(page.locator("#conn")).to_have_text("Connected")
+    assert alice.url == bob.url == carol.url
+    # Sides swapped: Bob now plays Blue and moves first.
+    expect(bob.locator("#room")).to_have_attribute("data-me", "blue")
+    expect(alice.locator("#room")).to_have_attribute("data-me", "red")
+    expect(carol.locator("#room")).to_have_attribute("data-me", "spectator")
+    expect(carol.locator("#room-status")).to_contain_text("Bob (Blue) to move")
+    draw(bob, "a1-b1", alice, carol)
+    shot(bob, "rematch-bob")
+    for context in contexts:
+        context.close()
+
+
+def test_take_back_and_an_agreed_draw(site, browser):
+    contexts = [browser.new_context() for _ in range(2)]
+    alice, bob = (c.new_page() for c in contexts)
+    link = open_room(alice, site, size="3")
+    take_seat(bob, link, "Bob")
+    draw(alice, "a1-b1", bob)
+    draw(bob, "a4-b4", alice)
+    alice.get_by_role("button", name="Ask to take back").click()
+    expect(bob.locator(".offer-answer")).to_contain_text("Alice offers a take-back")
+    expect(alice.locator(".offer")).to_contain_text("You offered a take-back")
+    bob.locator(".offer-answer").get_by_role("button", name="Accept").click()
+    for page in (alice, bob):
+        expect(page.locator("line.edge.drawn")).to_have_count(0)
+        expect(page.locator("#room-status")).to_contain_text("Alice (Blue) to move")
+
+    draw(alice, "a1-b1", bob)
+    alice.get_by_role("button", name="Offer a draw").click()
+    bob.locator(".offer-answer").get_by_role("button", name="Decline").click()
+    expect(alice.locator("#room-chat")).to_contain_text("Bob declined a draw")
+    alice.get_by_role("button", name="Offer a draw").click()
+    expect(alice.locator("#room-error")).to_contain_text("after the next move")
+    bob.get_by_role("button", name="Offer a draw").click()
+    alice.locator(".offer-answer").get_by_role("button", name="Accept").click()
+    for page in (alice, bob):
+        expect(page.locator("#room-status")).to_contain_text("Drawn by agreement")
+    shot(bob, "agreed-draw")
+    for context in contexts:
+        context.close()
+
+
+def test_an_absent_player_is_stood_in_for_and_gets_the_seat_back(site, browser):
+    contexts = [browser.new_context() for _ in range(2)]
+    alice, bob = (c.new_page() for c in contexts)
+    link = open_room(alice, site, size="3")
+    take_seat(bob, link, "Bob")
+    draw(alice, "a1-b1", bob)
+    bob.close()  # Bob's only page: his seat empties
+    red = alice.locator(".seat-red .presence")
+    expect(red).to_contain_text("the computer takes over in")
+    shot(alice, "away-countdown")
+    expect(red).to_contain_text("the computer plays for them", timeout=AWAY_SECONDS * 1000 + 8000)
+    # The stand-in draws Red's turn; it is Blue's move again.
+    expect(alice.locator("#room-board")).to_have_attribute("data-turn", "blue", timeout=10000)
+    expect(alice.locator("#room-log .by-computer")).to_have_count(1)
+    draw(alice, "a4-b4")
+    expect(alice.locator("#room-board")).to_have_attribute("data-turn", "blue", timeout=10000)
+    shot(alice, "stand-in")
+
+    bob = contexts[1].new_page()  # the same browser opens the room again
+    bob.goto(link)
+    expect(bob.locator("#room")).to_have_attribute("data-me", "red")
+    expect(red).to_contain_text("online")
+    expect(alice.locator("#room-chat")).to_contain_text("Bob is back")
+    edge = alice.locator(".edge-target").first.get_attribute("data-edge")
+    draw(alice, edge, bob)
+    expect(bob.locator(".your-turn")).to_be_visible()
+    # Bob is in control: the computer no longer answers for him.
+    edge = bob.locator(".edge-target").first.get_attribute("data-edge")
+    draw(bob, edge, alice)
+    last = bob.locator("#room-log .turn").last
+    expect(last).to_contain_text(f"Red {edge}")
+    expect(last.locator(".by-computer")).to_have_count(0)
+    for context in contexts:
+        context.close()

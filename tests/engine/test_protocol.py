@@ -1,0 +1,186 @@
+"""The line protocol, in process and through the real ``python -m dotsboxes.engine``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dotsboxes.engine.protocol import Session
+from dotsboxes.rules import Board
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def session():
+    return Session()
+
+
+def test_a_session_starts_on_an_empty_five_by_five_board(session):
+    assert (session.board.width, session.board.height) == (5, 5)
+    assert session.handle("analyse").startswith("Blue to move, 60 safe edges")
+
+
+def test_size_play_and_undo_change_the_position(session):
+    assert session.handle("size 3 2") == "ok"
+    assert (session.board.width, session.board.height) == (3, 2)
+    assert session.handle("play a1-b1 B2-b1") == "ok"
+    assert [str(e) for e in session.board.move_stack] == ["a1-b1", "b1-b2"]
+    assert session.handle("undo") == "ok"
+    assert [str(e) for e in session.board.move_stack] == ["a1-b1"]
+
+
+def test_go_answers_a_legal_edge_for_each_level(session):
+    session.handle("size 3 3")
+    for level in ("beginner", "casual", "club", "expert", "master"):
+        answer = session.handle(f"go level {level} movetime 50")
+        word, edge = answer.split()
+        assert word == "bestmove"
+        assert session.board.parse_edge(edge) in session.board.legal_moves
+
+
+def test_go_takes_an_offered_box(session):
+    session.handle("size 2 1")
+    session.handle("play a1-b1 a2-b2 a1-a2")
+    assert session.handle("go movetime 100") == "bestmove b1-b2"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("jump", "unknown command 'jump'"),
+        ("size 3", "size takes two whole numbers"),
+        ("size 10 3", "must be 1 to 9 boxes"),
+        ("play", "needs at least one edge"),
+        ("play a1-c1", "not neighbours"),
+        ("play a1-b1 a1-b1", "already drawn"),
+        ("play a1-b1 z9-z10", "off every board"),
+        ("go level grandmaster", "unknown level 'grandmaster'"),
+        ("go movetime soon", "movetime is whole milliseconds"),
+        ("go movetime 0", "movetime is whole milliseconds"),
+        ("go level", "name-value pairs"),
+        ("go speed 3", "does not take 'speed'"),
+        ("solve level master", "does not take 'level'"),
+        ("undo", "nothing to undo"),
+        ("analyse now", "takes no arguments"),
+    ],
+)
+def test_bad_input_is_an_error_line_and_leaves_the_position_unchanged(session, line, message):
+    session.handle("size 3 3")
+    before = session.board.key()
+    answer = session.handle(line)
+    assert answer.startswith("error ") and message in answer, answer
+    assert "\n" not in answer
+    assert session.board.key() == before
+    assert (session.board.width, session.board.height) == (3, 3)
+
+
+def test_go_on_a_finished_game_is_an_error(session):
+    session.handle("size 1 1")
+    session.handle("play a1-b1 a2-b2 a1-a2 b1-b2")
+    assert session.handle("go").startswith("error the game is over")
+
+
+def test_solve_a_finished_game_is_worth_nothing(session):
+    session.handle("size 1 1")
+    session.handle("play a1-b1 a2-b2 a1-a2 b1-b2")
+    assert session.handle("solve") == "value 0 best"
+
+
+def test_solve_answers_a_value_with_best_moves_or_unknown(session):
+    session.handle("size 2 1")
+    answer = session.handle("solve movetime 2000")
+    if answer == "unknown":  # only without the exact solver
+        pytest.importorskip("dotsboxes.engine.solver")
+        pytest.fail("the solver could not solve 2 x 1 boxes in 2 seconds")
+    words = answer.split()
+    assert words[:3] == ["value", "0", "best"]  # 2 x 1 boxes: a tie with best play
+    assert len(words) > 3
+
+
+def test_the_engine_runs_as_a_program_and_answers_line_by_line():
+    commands = [
+        "size 3 3",
+        "play b2-c2",
+        "analyse",
+        "go level club movetime 100",
+        "play a1-a3",
+        "undo",
+        "",
+        "go level master movetime 200",
+        "quit",
+        "analyse",  # after quit: never answered
+    ]
+    result = subprocess.run(
+        [sys.executable, "-m", "dotsboxes.engine"],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 7
+    assert lines[:2] == ["ok", "ok"]
+    assert lines[2].startswith("Red to move, 23 safe edges")
+    assert lines[3].startswith("bestmove ")
+    assert lines[4].startswith("error 'a1-a3' is not an edge")
+    assert lines[5] == "ok"
+    assert lines[6].startswith("bestmove ")
+    board = Board(3, 3)
+    board.play("b2-c2")
+    assert board.parse_edge(lines[6].split()[1]) in board.legal_moves
+
+
+def test_the_program_flushes_each_answer_before_reading_the_next_command():
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dotsboxes.engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        proc.stdin.write("size 2 2\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline() == "ok\n"  # would hang without a flush
+        proc.stdin.write("go level casual\n")
+        proc.stdin.flush()
+        assert proc.stdout.readline().startswith("bestmove ")
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_the_readme_example_session_is_what_the_engine_answers():
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("An example session")
+    block = readme[readme.index("```\n", start) + 4 : readme.index("\n```", start)]
+    commands, expected = [], []
+    for line in block.splitlines():
+        if line.startswith("> "):
+            commands.append(line[2:])
+        else:
+            expected.append(line)
+    result = subprocess.run(
+        [sys.executable, "-m", "dotsboxes.engine"],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    answers = result.stdout.splitlines()
+    assert len(answers) == len(expected)
+    for got, want in zip(answers, expected, strict=True):
+        if want.startswith("bestmove"):  # a timed search: only its shape is certain
+            assert got.startswith("bestmove ")
+        else:
+            assert got == want

@@ -1,0 +1,130 @@
+"""The computer moves off the request path, one edge at a time, and only on a current version.
+
+These tests commit for real (``transactional_db``): the computer works in
+other threads and processes, which must see the committed game.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from dotsboxes.engine import players
+from dotsboxes.games import computer, services
+from dotsboxes.games.models import Game, Side
+from dotsboxes.rules import Board
+
+from .conftest import ALICE, play, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def moves_of(game: Game) -> list[tuple[str, str, bool]]:
+    return list(game.moves.order_by("ply").values_list("edge", "side", "by_computer"))
+
+
+def test_the_computer_answers_a_players_move_by_itself():
+    game = services.game_create(
+        actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
+    )
+    play(game, "a1-b1")
+    wait_for(lambda: game.moves.count() >= 2)
+    _edge, side, by_computer = moves_of(game)[1]
+    assert (side, by_computer) == ("red", True)
+    game.refresh_from_db()
+    assert game.board().turn.name == "BLUE"  # casual takes no box here, so the turn passed
+
+
+def test_choosing_red_makes_the_computer_open_the_game_at_once():
+    game = services.game_create(
+        actor=ALICE, mode=Game.Mode.COMPUTER, width=3, height=3, computer_side=Side.BLUE
+    )
+    wait_for(lambda: game.moves.exists())
+    assert moves_of(game)[0][1:] == ("blue", True)
+
+
+def three_in_a_row(turn: str) -> str:
+    """3 x 1 boxes with every side drawn but b1-b2, c1-c2 and d1-d2; ``turn`` to move."""
+    board = Board(3, 1)
+    for edge in ("a1-b1", "b1-c1", "c1-d1", "a2-b2", "b2-c2", "c2-d2", "a1-a2"):
+        board.push(board.parse_edge(edge))
+    return board.key()[:-1] + turn
+
+
+def test_the_computer_plays_its_whole_turn_edge_by_edge_when_it_claims_boxes():
+    game = services.game_create(
+        actor=ALICE,
+        mode=Game.Mode.COMPUTER,
+        start_key=three_in_a_row("b"),
+        computer_side=Side.RED,
+    )
+    play(game, "d1-d2")  # gives the computer all three boxes
+    wait_for(lambda: Game.objects.get(pk=game.pk).status == Game.Status.FINISHED)
+    moves = moves_of(game)
+    assert [m[1:] for m in moves] == [("blue", False), ("red", True), ("red", True)]
+    assert {m[0] for m in moves[1:]} == {"b1-b2", "c1-c2"}
+    game.refresh_from_db()
+    # One version per edge: the page sees the computer's edges arrive one by one.
+    assert (game.red_score, game.result, game.version) == (3, "red", 4)
+
+
+def test_an_answer_for_an_old_version_is_dropped():
+    game = services.game_create(
+        actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
+    )
+    # Claim the version the computer would think about, so nothing starts by itself.
+    cache.add(f"computer:{game.pk}:{game.version + 1}", 1)
+    game = play(game, "a1-b1")
+    services.game_undo(game=game, version=game.version, actor=ALICE)
+    assert (
+        services.game_apply_computer_move(game_id=game.pk, version=game.version, edge="a2-b2")
+        is None
+    )
+    assert game.moves.count() == 0
+
+
+def test_a_game_left_waiting_for_the_computer_resumes_when_ensured():
+    # As after a server restart: the computer is to move and nobody thinks.
+    game = services.game_create(
+        actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
+    )
+    cache.add(f"computer:{game.pk}:{game.version + 1}", 1)
+    game = play(game, "a1-b1")
+    assert game.moves.count() == 1
+    cache.clear()  # the restart forgets every claim
+    future = computer.ensure(game, game.board())
+    assert future is not None
+    assert future.result(timeout=15) == 1
+    assert moves_of(game)[1][1:] == ("red", True)
+    # Asking again at the same version does not start a second job.
+    assert computer.start(game) is None
+
+
+def test_a_stand_in_plays_a_human_seats_whole_turn_at_the_given_level():
+    board = Board.from_key(three_in_a_row("r"))
+    board.push(board.parse_edge("d1-d2"))
+    game = services.game_create(
+        actor=ALICE, mode=Game.Mode.ONLINE, start_key=board.key()[:-1] + "b", blue=ALICE
+    )
+    future = computer.start(game, level=players.LEVELS[0], side=Side.BLUE)
+    assert future.result(timeout=15) == 2  # both remaining edges, each claiming
+    game.refresh_from_db()
+    assert game.status == "finished" and game.blue_score == 3
+
+
+def test_the_engine_failing_falls_back_to_a_cheaper_level(monkeypatch):
+    board = Board(3, 3)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("pool is down")
+
+    monkeypatch.setattr(computer.pool, "submit", broken)
+    edge = computer.think(board, level=players.DEFAULT_LEVEL, seed=1)
+    assert not board.is_drawn(edge)

@@ -1,0 +1,360 @@
+"""The play pages through both paths: plain forms (POST, redirect) and htmx fragments."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from dotsboxes.engine import players
+from dotsboxes.games.identity import SESSION_KEY
+from dotsboxes.games.models import Game, Move
+from dotsboxes.rules import Board
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def alice(client) -> Client:
+    return client
+
+
+@pytest.fixture
+def bob(db) -> Client:
+    return Client()
+
+
+def start(client: Client, **fields) -> Game:
+    data = {"mode": "local", "size": "3x3", "side": "blue", "level": players.DEFAULT_LEVEL}
+    response = client.post(reverse("games:new"), data | fields)
+    assert response.status_code == 302, response.content.decode()
+    return Game.objects.get(public_id=response["Location"].strip("/").split("/")[-1])
+
+
+def post(client: Client, name: str, game: Game, htmx: bool = False, **data):
+    game.refresh_from_db()
+    data.setdefault("version", game.version)
+    return client.post(
+        reverse(f"games:{name}", args=[game.public_id]), data, **(HX if htmx else {})
+    )
+
+
+# -- new game -------------------------------------------------------------------------
+
+
+def test_the_new_game_form_offers_every_engine_level_and_the_presets(alice, db):
+    html = alice.get(reverse("games:new")).content.decode()
+    for level in players.LEVELS:
+        assert f'value="{level}"' in html
+    for preset in ("2x2", "3x3", "4x4", "5x4", "5x5"):
+        assert f'value="{preset}"' in html
+    assert re.search(r'value="5x5"[^>]*checked', html)
+
+
+def test_the_mode_and_position_in_the_url_preset_the_form(alice, db):
+    board = Board(3, 2)
+    board.play("a1-b1")
+    html = alice.get(reverse("games:new") + f"?mode=local&position={board.key()}").content.decode()
+    assert re.search(r'value="local"[^>]*checked', html)
+    assert "The starting position" in html and f'value="{board.key()}"' in html
+    game = start(alice, position=board.key())
+    assert (game.width, game.height, game.start_key) == (3, 2, board.key())
+
+
+def test_a_bad_position_link_is_refused_with_a_message(alice, db):
+    html = alice.get(reverse("games:new") + "?position=nonsense").content.decode()
+    assert "not a valid position key" in html
+    response = alice.post(
+        reverse("games:new"),
+        {"mode": "local", "size": "5x5", "side": "blue", "level": "casual", "position": "9x9"},
+    )
+    assert response.status_code == 200 and not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"size": "custom", "width": "", "height": "4"}, "Give the width in boxes"),
+        ({"size": "custom", "width": "10", "height": "4"}, "less than or equal to 9"),
+        ({"size": "custom", "width": "0", "height": "4"}, "greater than or equal to 1"),
+        ({"size": "7x7"}, "Select a valid choice"),
+        ({"level": "godlike"}, "Select a valid choice"),
+        ({"mode": "online"}, "Select a valid choice"),
+        ({"blue_name": "x" * 41}, "at most 40 characters"),
+    ],
+)
+def test_invalid_new_game_values_are_refused_beside_the_field(alice, db, fields, message):
+    data = {"mode": "local", "size": "3x3", "side": "blue", "level": "casual"} | fields
+    response = alice.post(reverse("games:new"), data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_any_size_from_1_to_9_boxes_can_be_chosen(alice, db):
+    game = start(alice, size="custom", width="9", height="1")
+    assert (game.width, game.height) == (9, 1)
+
+
+def test_against_the_computer_the_browser_holds_only_its_own_seat(alice, db):
+    game = start(alice, mode="computer", side="red", level=players.LEVELS[0])
+    token = alice.session[SESSION_KEY]
+    assert (game.computer_side, game.red_token, game.blue_token) == ("blue", token, "")
+    assert game.blue_name == f"Computer ({players.LEVELS[0]})"
+
+
+# -- moves ------------------------------------------------------------------------------
+
+
+def test_a_plain_form_move_redirects_back_to_the_game(alice, db):
+    game = start(alice)
+    response = post(alice, "move", game, edge="c3-d3")
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert Move.objects.get(game=game).edge == "c3-d3"
+    html = alice.get(response["Location"]).content.decode()
+    assert 'data-edge="c3-d3"' in html and "Blue draws c3-d3; Red to move." in html
+
+
+def test_an_htmx_move_returns_the_board_scores_log_and_status(alice, db):
+    game = start(alice)
+    response = post(alice, "move", game, htmx=True, edge="c3-d3", ply=0)
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert 'id="game"' in html and 'class="scoreboard"' in html and "log-list" in html
+    assert 'id="game-status" hx-swap-oob="innerHTML"' in html
+    assert "Blue draws c3-d3; Red to move." in html
+    assert 'class="edge drawn by-blue last"' in html  # the player's own edge: at once
+    game.refresh_from_db()
+    assert f'name="version" value="{game.version}"' in html
+
+
+def test_a_completed_box_is_announced_and_keeps_the_turn(alice, db):
+    game = start(alice, size="custom", width="1", height="1")
+    for edge in ("a1-b1", "a2-b2", "a1-a2"):
+        post(alice, "move", game, edge=edge)
+    html = post(alice, "move", game, htmx=True, edge="b1-b2").content.decode()
+    assert "Red draws b1-b2 and claims a box; the game is over: Red wins 1 to 0." in html
+    assert "<strong>Red wins 1 to 0.</strong>" in html  # the result banner
+    assert (
+        "Learn from this game" in html and reverse("guide:from_game", args=[game.public_id]) in html
+    )
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_stale_double_post_is_refused_with_a_message_on_both_paths(alice, db, htmx):
+    game = start(alice)
+    old = game.version
+    post(alice, "move", game, edge="c3-d3")
+    response = post(alice, "move", game, htmx=htmx, edge="c3-d3", version=old)
+    if htmx:
+        assert response.status_code == 200
+        body = response.content.decode()
+    else:
+        assert response.status_code == 302
+        body = alice.get(response["Location"]).content.decode()
+    assert "The board had changed" in body
+    assert Move.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_typed_bad_edge_gets_a_plain_message_and_no_change(alice, db, htmx):
+    game = start(alice)
+    response = post(alice, "move", game, htmx=htmx, edge="a1-c1")
+    body = response.content.decode() if htmx else alice.get(response["Location"]).content.decode()
+    assert "not neighbours" in body
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_another_browser_sees_the_game_read_only_and_its_moves_are_refused(alice, bob, db):
+    game = start(alice)
+    html = bob.get(game.get_absolute_url()).content.decode()
+    assert "You are watching" in html and 'class="slot"' not in html
+    assert "Type an edge" not in html
+    response = post(bob, "move", game, htmx=True, edge="c3-d3")
+    assert "belongs to another browser" in response.content.decode()
+    response = post(bob, "move", game, edge="c3-d3")
+    assert "belongs to another browser" in bob.get(response["Location"]).content.decode()
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_a_forged_game_id_is_a_404_not_an_error(alice, db):
+    for name in ("game", "replay", "record"):
+        assert alice.get(reverse(f"games:{name}", args=["no-such-game"])).status_code == 404
+    response = alice.post(reverse("games:move", args=["no-such-game"]), {"edge": "a1-b1"})
+    assert response.status_code == 404
+
+
+def test_moves_need_post_and_csrf(db):
+    strict = Client(enforce_csrf_checks=True)
+    response = strict.post(reverse("games:new"), {"mode": "local", "size": "3x3"})
+    assert response.status_code == 403
+    game = Game.objects.create(mode="local")
+    assert strict.get(reverse("games:move", args=[game.public_id])).status_code == 405
+
+
+def test_the_page_offers_a_typed_move_box_and_the_list_of_legal_edges(alice, db):
+    game = start(alice, size="2x2")
+    post(alice, "move", game, edge="a1-b1")
+    html = alice.get(game.get_absolute_url()).content.decode()
+    assert 'name="edge" placeholder="c3-d3"' in html
+    listed = re.findall(r'<button type="submit" name="edge" value="([a-j0-9-]+)"', html)
+    assert len(listed) == 11 and "a1-b1" not in listed
+    assert 'aria-live="polite"' in html
+    assert f"?game={game.public_id}&amp;ply=1" in html  # report a problem at this position
+
+
+# -- hints, undo, resign, rematch -------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_hint_highlights_an_edge_with_a_reason_and_is_counted(alice, db, htmx):
+    game = start(alice, mode="computer", size="3x3")
+    response = post(alice, "hint", game, htmx=htmx)
+    html = (response if htmx else alice.get(response["Location"])).content.decode()
+    edge = re.search(r'class="edge highlight" data-edge="([a-j0-9-]+)"', html).group(1)
+    assert "Hint" in html and f"draw {edge}" in html.replace("<code>", "").replace("</code>", "")
+    assert "safe: creates no third side" in html
+    game.refresh_from_db()
+    assert game.hints_used == 1
+    assert "Hints: 1" in alice.get(reverse("games:record", args=[game.public_id])).content.decode()
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_undo_takes_back_the_last_turn_on_both_paths(alice, db, htmx):
+    game = start(alice)
+    post(alice, "move", game, edge="a1-b1")
+    post(alice, "move", game, edge="a2-b2")
+    response = post(alice, "undo", game, htmx=htmx)
+    assert response.status_code in (200, 302)
+    assert list(game.moves.values_list("edge", flat=True)) == ["a1-b1"]
+
+
+def test_resign_asks_for_confirmation_and_then_shows_the_result(alice, db):
+    game = start(alice, mode="computer")
+    html = alice.get(game.get_absolute_url()).content.decode()
+    assert "Resign…" in html and "Yes, resign" in html and "<details" in html
+    html = post(alice, "resign", game, htmx=True).content.decode()
+    assert "You (Blue) resigned: Computer (casual) (Red) wins." in html
+    assert "Rematch" in html
+    game.refresh_from_db()
+    assert game.termination == "resigned"
+
+
+def test_rematch_starts_a_new_game_with_the_first_player_swapped(alice, db):
+    game = start(alice, mode="computer", side="blue")
+    post(alice, "resign", game)
+    response = alice.post(reverse("games:rematch", args=[game.public_id]))
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == again.get_absolute_url()
+    assert again.computer_side == "blue" and again.rematch_of_id == game.pk
+
+
+# -- the computer's turn ------------------------------------------------------------------
+
+
+def test_while_the_computer_thinks_the_page_polls_and_a_no_js_page_refreshes(alice, db):
+    game = start(alice, mode="computer")
+    post(alice, "move", game, edge="a1-b1")
+    html = alice.get(game.get_absolute_url()).content.decode()
+    assert "Computer is thinking…" in html and 'hx-trigger="every 400ms"' in html
+    assert '<noscript><meta http-equiv="refresh"' in html
+    assert 'class="slot"' not in html  # no edges to click while it thinks
+    game.refresh_from_db()
+    wait = reverse("games:wait", args=[game.public_id])
+    assert alice.get(f"{wait}?version={game.version}&ply=1", **HX).status_code == 204
+
+
+def test_the_poll_returns_the_new_edges_to_animate_one_by_one(alice, db):
+    from dotsboxes.games import services
+
+    game = start(alice, mode="computer", size="3x3")
+    post(alice, "move", game, edge="a1-b1")
+    game.refresh_from_db()
+    seen = game.version
+    services.game_apply_computer_move(game_id=game.pk, version=game.version, edge="c1-d1")
+    wait = reverse("games:wait", args=[game.public_id])
+    html = alice.get(f"{wait}?version={seen}&ply=1", **HX).content.decode()
+    assert re.search(r'data-edge="c1-d1"[^>]*style="--i:0"', html)
+    assert 'class="slot"' in html and "Computer is thinking" not in html
+
+
+# -- replay, records, my games ---------------------------------------------------------------
+
+
+def test_replay_shows_any_ply_and_steps_by_edge_and_turn(alice, db):
+    game = start(alice, size="custom", width="1", height="1")
+    for edge in ("a1-b1", "a2-b2", "a1-a2", "b1-b2"):
+        post(alice, "move", game, edge=edge)
+    url = reverse("games:replay", args=[game.public_id])
+    html = alice.get(url + "?ply=2").content.decode()
+    assert "Edge 2 of 4" in html and 'data-edge="a2-b2"' in html and 'data-edge="a1-a2"' not in html
+    assert 'data-nav="prev" href="?ply=1"' in html and 'data-nav="next" href="?ply=3"' in html
+    assert 'data-nav="first" href="?ply=0"' in html and 'data-nav="last" href="?ply=4"' in html
+    fragment = alice.get(url + "?ply=0", **HX).content.decode()
+    assert "<html" not in fragment and "Edge 0 of 4" in fragment
+    assert "Edge 4 of 4" in alice.get(url + "?ply=99").content.decode()
+    assert "Edge 0 of 4" in alice.get(url + "?ply=-3").content.decode()
+    assert "Edge 4 of 4" in alice.get(url + "?ply=x").content.decode()
+
+
+def test_the_record_exports_in_the_rules_notation_and_imports_back(alice, db):
+    game = start(alice, blue_name="Ada", red_name="Max")
+    for edge in ("a1-b1", "a2-b2", "a1-a2", "b1-b2", "c3-d3"):
+        post(alice, "move", game, edge=edge)
+    text = alice.get(reverse("games:record", args=[game.public_id])).content.decode()
+    assert "Size: 3 x 3 boxes (4 x 4 dots)" in text and "Blue: Ada" in text
+    assert "1. a1-b1  2. a2-b2  3. a1-a2  4. b1-b2, c3-d3" in text
+    response = alice.post(
+        reverse("games:import"),
+        {"record": text, "mode": "local", "side": "blue", "level": "casual"},
+    )
+    copy = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == copy.get_absolute_url()
+    assert list(copy.moves.values_list("edge", flat=True)) == list(
+        game.moves.values_list("edge", flat=True)
+    )
+    assert (copy.blue_name, copy.red_name) == ("Ada", "Max")
+
+
+def test_importing_to_replay_opens_the_replay(alice, db):
+    text = "Size: 2 x 2 boxes\n\n1. a1-b1  2. a2-b2\n"
+    response = alice.post(
+        reverse("games:import"),
+        {"record": text, "mode": "replay", "side": "blue", "level": "casual"},
+    )
+    game = Game.objects.get()
+    assert response["Location"] == reverse("games:replay", args=[game.public_id])
+
+
+def test_a_bad_record_is_refused_naming_turn_and_edge_and_nothing_is_saved(alice, db):
+    text = "Size: 2 x 2 boxes\n\n1. a1-b1  2. a2-b2  3. b1-a1\n"
+    response = alice.post(
+        reverse("games:import"),
+        {"record": text, "mode": "local", "side": "blue", "level": "casual"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Turn 3, edge b1-a1" in html and "already drawn" in html
+    assert not Game.objects.exists()
+
+
+def test_my_games_lists_this_browsers_games_only(alice, bob, db):
+    mine = start(alice, blue_name="Ada")
+    post(alice, "move", mine, edge="a1-b1")
+    theirs = start(bob, blue_name="Zed")
+    html = alice.get(reverse("games:mine")).content.decode()
+    assert mine.get_absolute_url() in html and theirs.get_absolute_url() not in html
+    assert "3 \N{MULTIPLICATION SIGN} 3" in html and "Ada (Blue)" in html and "In progress" in html
+    assert "No games yet" in Client().get(reverse("games:mine")).content.decode()
+
+
+def test_a_game_page_survives_a_reload_exactly(alice, db):
+    game = start(alice)
+    for edge in ("a1-b1", "b1-b2", "c3-d3"):
+        post(alice, "move", game, edge=edge)
+    first = alice.get(game.get_absolute_url()).content.decode()
+    again = alice.get(game.get_absolute_url()).content.decode()
+    strip = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"|"x-csrftoken": "[^"]+"')
+    assert strip.sub("", first) == strip.sub("", again)

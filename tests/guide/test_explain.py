@@ -1,0 +1,36 @@
+"""The guide's own doctests (the pure modules), and the plain words for the analysis."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from dotsboxes.guide import explain, positions
+from dotsboxes.guide.explain import position_facts
+from dotsboxes.guide.studies import BY_SLUG
+
+
+@pytest.mark.parametrize("module", [positions, explain])
+def test_doctests_pass(module):
+    assert doctest.testmod(module).failed == 0
+
+
+def test_facts_name_the_pieces_in_words():
+    facts = dict(position_facts(BY_SLUG["give-the-smallest"].board))
+    assert facts == {
+        "Pieces": "a single box, a chain of 3 and a chain of 4",
+        "Long chains": "2 (loops: 0)",
+        "Safe edges left": "0",
+    }
+
+
+def test_a_loop_opened_at_both_ends_is_called_so():
+    facts = dict(position_facts(BY_SLUG["is-control-worth-it"].board))
+    assert "a chain of 4 opened at both ends" in facts["Pieces"]
+    assert facts["Long chains"] == "1 (loops: 1)"
+
+
+def test_the_study_answer_shows_the_facts(client, db):
+    html = client.get("/learn/studies/loop-before-chain/").content.decode()
+    assert "a chain of 3 and a loop of 4" in html

@@ -1,0 +1,119 @@
+"""Real ASGI servers for tests: Daphne in subprocesses, sharing one database.
+
+The pytest-django test database is used when it is PostgreSQL (tests that use
+these servers must be ``transactional_db`` so both sides see committed rows and
+the tables are flushed afterwards).  On SQLite the test database lives in
+memory, which no subprocess can open, so the servers get a migrated SQLite
+*file* of their own and the test talks to them only over HTTP and WebSockets.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+PORT_BASE = 8520  # the rooms helper's range is 8500-8599; 10 ports per xdist worker
+
+
+def worker_ports(count: int) -> list[int]:
+    """Ports for this xdist worker (gw0 -> 8520.., gw1 -> 8530..)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    base = PORT_BASE + 10 * (index % 8)
+    return [base + i for i in range(count)]
+
+
+def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server on port {port} exited with {process.returncode}")
+        with socket.socket() as sock:
+            sock.settimeout(0.2)
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"no server answered on port {port} within {timeout} s")
+
+
+def server_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """Environment for server subprocesses that share this test's database and layer."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(
+        DJANGO_SETTINGS_MODULE="dotsboxes.settings",
+        DEBUG="1",
+        PYTHONUNBUFFERED="1",
+        CHANNEL_PREFIX=f"live-{uuid.uuid4().hex[:8]}",
+        ENGINE_WORKERS="1",
+        LIVE_LOG_DIR=str(tmp_path),
+    )
+    if connection.vendor == "postgresql":
+        db = connection.settings_dict
+        env["DATABASE_URL"] = (
+            f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}"
+        )
+    else:
+        env.pop("DATABASE_URL", None)
+        env["SQLITE_PATH"] = str(tmp_path / "live.sqlite3")
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            timeout=180,
+        )
+    env.update(extra)
+    return env
+
+
+@contextmanager
+def daphne_servers(env: dict[str, str], ports: list[int]) -> Iterator[list[str]]:
+    """Start one Daphne process per port; yield their base URLs; stop them."""
+    processes: list[subprocess.Popen] = []
+    logs = []
+    try:
+        for port in ports:
+            log = open(Path(env.get("LIVE_LOG_DIR", "/tmp")) / f"daphne-{port}.log", "w")  # noqa: SIM115
+            logs.append(log)
+            processes.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "daphne",
+                        "-b",
+                        "127.0.0.1",
+                        "-p",
+                        str(port),
+                        "dotsboxes.asgi:application",
+                    ],
+                    cwd=ROOT,
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        for port, process in zip(ports, processes, strict=True):
+            _wait_for_port(port, process)
+        yield [f"http://127.0.0.1:{port}" for port in ports]
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        for log in logs:
+            log.close()
