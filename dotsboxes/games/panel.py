@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 
 from dotsboxes.rules import Board, Edge
 
@@ -76,6 +77,41 @@ class Panel:
     @property
     def legal_moves(self) -> list[Edge]:
         return self.board.legal_moves if self.can_move else []
+
+    @property
+    def legal_html(self) -> str:
+        """The legal edges as submit buttons (built here: a template loop is slow)."""
+        return format_html_join(
+            "",
+            '<li><button type="submit" name="edge" value="{}" class="secondary small">'
+            "{}</button></li>",
+            ((str(e), str(e)) for e in self.legal_moves),
+        )
+
+    @property
+    def log_html(self) -> str:
+        """The turn log's list items, newest last."""
+        last = len(self.turns)
+        return format_html_join(
+            "\n",
+            '<li class="log-turn log-{0}{1}" value="{2}"><span class="swatch swatch-{0}" '
+            'aria-hidden="true">{3}</span><span class="visually-hidden">{4}:</span> '
+            '<span class="log-edges">{5}</span>{6}</li>',
+            (
+                (
+                    t.player.name.lower(),
+                    " log-last" if t.number == last else "",
+                    t.number,
+                    t.player.name[0],
+                    str(t.player),
+                    t.text,
+                    format_html(' <span class="log-claims">+{}</span>', t.claimed)
+                    if t.claimed
+                    else "",
+                )
+                for t in self.turns
+            ),
+        )
 
     @property
     def can_undo(self) -> bool:
