@@ -74,12 +74,21 @@ def think(board: Board, *, level: str, seed: int) -> Edge:
         return players.choose(board, level=FALLBACK_LEVEL, budget=0.05, seed=seed)
 
 
+def claim_key(game_id: int, version: int) -> str:
+    """The cache key a job holds while it thinks about ``version`` of a game.
+
+    It names the database too: sites (or test runs) sharing one Redis never
+    collide on game ids.
+    """
+    return f"computer:{connection.settings_dict['NAME']}:{game_id}:{version}"
+
+
 def _claim(game_id: int, version: int, seconds: float = CLAIM_SECONDS) -> bool:
-    return cache.add(f"computer:{game_id}:{version}", 1, timeout=math.ceil(seconds))
+    return cache.add(claim_key(game_id, version), 1, timeout=math.ceil(seconds))
 
 
 def _release(game_id: int, version: int) -> None:
-    cache.delete(f"computer:{game_id}:{version}")
+    cache.delete(claim_key(game_id, version))
 
 
 def is_thinking(game: Game, board: Board) -> bool:
