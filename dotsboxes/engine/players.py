@@ -5,17 +5,17 @@ beginner   takes every box it is offered, otherwise draws loosely
 casual     takes every box, never draws a third side while it can avoid
            it, and then gives away the fewest boxes it can
 club       knows chains and loops, the long-chain rule and double-dealing:
-           the chain-aware search (:mod:`.search`) on a small node budget
-           (0.05 s), so it sees the end of the safe phase only when that is
-           near, and plays simple endgames exactly
-expert     the same search with six times the budget (0.3 s)
+           one ply of the chain-aware search (:mod:`.search`) in the middle
+           game, a full search once at most eight safe edges are left, and
+           exact play in simple endgames (0.1 s)
+expert     three plies in the middle game, then the full search (0.5 s)
 master     the exact solver whenever it finishes inside the budget,
-           otherwise the search with the rest of its 2 s
+           otherwise the full search with the rest of its 2 s
 =========  ==============================================================
 
-The levels differ by knowledge first (beginner, casual, club) and then by how
-far they see (club, expert, master): a depth limit would cripple the search,
-which needs to reach the end of the safe phase, so budgets set the levels apart.
+The levels differ by knowledge first (beginner, casual, club), then by how far
+they look ahead in the middle game and how much time they have (club, expert,
+master).
 
 **Budgets and determinism.**  ``budget`` is in seconds.  Searches are limited
 by node counts derived from the budget (:data:`NODE_RATE` nodes and
@@ -55,16 +55,22 @@ SOLVER_SHARE = 0.6
 #: most this many edges left at all (5 x 5 games are solved around 6 to 8 safe
 #: edges before the end of the safe phase).
 SOLVER_SAFE_EDGES = 10
+SOLVER_EDGES = 30
 #: How many equally good moves the master compares for the opponent's chances to err.
 MAX_TRAPS = 8
-SOLVER_EDGES = 30
-#: Depth limits of the club's and the expert's searches (the master's is unlimited).
-CLUB_DEPTH = 64
-EXPERT_DEPTH = 64
+#: Depth limits of the club's and the expert's searches in the middle game
+#: (the master's is unlimited)...
+CLUB_DEPTH = 1
+EXPERT_DEPTH = 3
+#: ... until at most this many safe edges are left: then they search as deep as
+#: their budgets allow, to see the end of the safe phase.
+HORIZON = 8
+#: The fewest nodes a club or expert search gets, however small the board.
+MIN_NODES = 2_000
 #: Seconds kept back from the budget for work around the search.
 _SLACK = 0.02
 
-_BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.05, "expert": 0.3, "master": 2.0}
+_BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.1, "expert": 0.5, "master": 2.0}
 
 
 def default_budget(level: str, board: Board) -> float:
@@ -110,10 +116,11 @@ def choose(
         return _casual(board, rng)
     deadline = _deadline(start, budget)
     with _no_gc():
-        if level == "club":
-            return _searched(board, budget, deadline, seed, max_depth=CLUB_DEPTH)
-        if level == "expert":
-            return _searched(board, budget, deadline, seed, max_depth=EXPERT_DEPTH)
+        if level in ("club", "expert"):
+            safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+            depth = CLUB_DEPTH if level == "club" else EXPERT_DEPTH
+            depth = depth if safe > HORIZON else 64
+            return _searched(board, budget, deadline, seed, max_depth=depth)
         return _master(board, budget, deadline, seed)[0]
 
 
@@ -193,7 +200,7 @@ def _gift(board: Board, edge: Edge) -> int:
 
 
 def _searched(board: Board, budget: float, deadline: float, seed: int, *, max_depth: int) -> Edge:
-    nodes = max(200, int(budget * NODE_RATE))
+    nodes = max(MIN_NODES, int(budget * NODE_RATE))
     return _search.search(
         board, max_nodes=nodes, deadline=deadline, seed=seed, max_depth=max_depth
     ).edge

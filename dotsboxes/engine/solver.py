@@ -44,12 +44,13 @@ from ._bits import Geometry, geometry
 
 __all__ = ["Solution", "clear_cache", "move_values", "solve", "value"]
 
-#: Transposition-table entries kept per board size before the table is emptied.
-#: About 100 bytes each: the default bounds the table near 100 MB.
-TABLE_LIMIT = 1_000_000
+#: Entries kept per board size in each of the two shared tables (bounds, quiet
+#: position keys) before that table is emptied.  A few hundred bytes per pair of
+#: entries: the default keeps both under about 150 MB.
+TABLE_LIMIT = 400_000
 
 # How many nodes between two looks at the clock: a few milliseconds of work.
-_CLOCK_EVERY = 128
+_CLOCK_EVERY = 64
 _INF = 1000
 
 # Per board size: the transposition table (key -> lower bound, upper bound, best move)

@@ -125,7 +125,11 @@ class Panel:
     def display_name(self, side: Side) -> str:
         """A player's name with their colour, e.g. "Ada (Blue)"; just "Blue" if unnamed."""
         name = self.game.name_of(side)
-        return name if name == side.label else f"{name} ({side.label})"
+        if name == side.label:
+            return name
+        if name.endswith(")"):  # "Computer (casual)" becomes "Computer (casual, Red)"
+            return f"{name[:-1]}, {side.label})"
+        return f"{name} ({side.label})"
 
     @property
     def blue_display(self) -> str:
@@ -146,7 +150,7 @@ class Panel:
         if game.termination == Game.Termination.RESIGNED:
             winner = Side(game.result)
             loser = Side.RED if winner == Side.BLUE else Side.BLUE
-            return f"{names[loser]} resigned: {names[winner]} wins. Boxes {blue} to {red}."
+            return f"{names[loser]} resigned, so {names[winner]} wins (boxes {blue} to {red})."
         if game.result == Game.Result.TIE:
             return f"A tie: {blue} boxes each."
         if game.result in (Game.Result.BLUE, Game.Result.RED):

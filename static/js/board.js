@@ -131,8 +131,15 @@
   document.addEventListener("keydown", replayKeys);
   document.addEventListener("htmx:afterSettle", function () { init(document); });
   // Keep the keyboard user's place while the computer replies (no slots then).
+  var typing = false; // the typed move box had focus: give it back after the swap
+  document.addEventListener("htmx:afterSettle", function () {
+    var box = document.getElementById("edge-text");
+    if (typing && box) { box.focus(); typing = false; }
+  });
   document.addEventListener("htmx:beforeSwap", function () {
     var active = document.activeElement;
+    if (active && active.id === "edge-text") typing = true;
+    else if (active && active !== document.body) typing = false;
     if (active && active.classList && active.classList.contains("slot")) {
       keyboardEdge = { edge: active.dataset.edge, point: centre(active), refocus: true };
     }

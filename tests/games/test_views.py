@@ -236,7 +236,7 @@ def test_resign_asks_for_confirmation_and_then_shows_the_result(alice, db):
     html = alice.get(game.get_absolute_url()).content.decode()
     assert "Resign…" in html and "Yes, resign" in html and "<details" in html
     html = post(alice, "resign", game, htmx=True).content.decode()
-    assert "You (Blue) resigned: Computer (casual) (Red) wins." in html
+    assert "You (Blue) resigned, so Computer (casual, Red) wins (boxes 0 to 0)." in html
     assert "Rematch" in html
     game.refresh_from_db()
     assert game.termination == "resigned"
