@@ -172,16 +172,17 @@ class _Search:
 
     # -- captures -------------------------------------------------------------
 
-    def capture_plan(self, drawn: int) -> tuple[list[int], int]:
-        """What to do about capturable boxes: ``(takes, decline)`` edges.
+    def capture_plan(self, drawn: int) -> tuple[list[int], list[int], int]:
+        """What to do about capturable boxes: ``(forced, takes, decline)`` edges.
 
-        One take and no decline (``-1``): taking it is optimal, nothing else
-        need be searched.  One take and a decline: a single loony offer, where
-        only taking and the double-dealing edge ``decline`` are worth searching.
-        Several takes: several offers; one of them is taken first, and which
-        one matters, since only the last can still be declined.
+        ``forced``, if not empty: edges to draw now, each taking a box; taking
+        them is optimal and nothing else need be searched.  Otherwise one take
+        and a decline: a single loony offer, where only taking and the
+        double-dealing edge ``decline`` are worth searching.  Several takes (and
+        no decline): several offers; one of them is taken first, and which one
+        matters, since only the last can still be declined.
         """
-        sides, across, box_mask = self.sides, self.geo.across, self.geo.box_mask
+        sides, box_mask, edge_sum = self.sides, self.geo.box_mask, self.geo.edge_sum
         t = self.three
         takes: list[int] = []
         decline = -1
@@ -190,16 +191,16 @@ class _Search:
             t ^= low
             b = low.bit_length() - 1
             e = (box_mask[b] & ~drawn).bit_length() - 1
-            c = across[b][e]
+            c = edge_sum[e] - b
             if c < 0 or sides[c] != 2:
-                return [e], -1  # a lone box (or two with one edge): free to take
-            # Walk the chain of two-sided boxes behind b.
-            length, prev, cur, first = 2, e, c, -1
+                return [e], takes, -1  # a lone box (or two with one edge): free to take
+            # Walk the chain of two-sided boxes behind b, keeping the edges that
+            # take each box in turn.
+            path, length, prev, cur = [e], 2, e, c
             while True:
                 f = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
-                if first < 0:
-                    first = f
-                d = across[cur][f]
+                path.append(f)
+                d = edge_sum[f] - cur
                 if d < 0 or sides[d] < 2:
                     closed = False  # ends on the ground or at a junction
                     break
@@ -209,13 +210,17 @@ class _Search:
                     t &= ~(1 << d)
                     break
                 prev, cur = f, d
-            if (closed and length != 4) or (not closed and length != 2):
-                return [e], -1  # more than the last two (four) remain: take one
+            # All but the last two boxes (four in an opened loop) are taken at once.
+            if closed:
+                if length != 4:
+                    return path[: 2 if length == 3 else length - 4], takes, -1
+            elif length != 2:
+                return path[: length - 2], takes, -1
             takes.append(e)
-            decline = first
+            decline = path[1]
         if len(takes) > 1:
             decline = -1
-        return takes, decline
+        return [], takes, decline
 
     # -- search ---------------------------------------------------------------
 
@@ -232,13 +237,13 @@ class _Search:
         takes: list[int] = []
         decline = -1
         while self.three:
-            takes, decline = self.capture_plan(drawn)
-            if decline >= 0 or len(takes) > 1:
+            forced, takes, decline = self.capture_plan(drawn)
+            if not forced:
                 break
-            take = takes[0]
-            gain += self.push(take)
-            drawn |= 1 << take
-            taken.append(take)
+            for take in forced:
+                gain += self.push(take)
+                drawn |= 1 << take
+                taken.append(take)
         else:
             takes = []
         try:
@@ -407,6 +412,7 @@ class _Search:
         -1 for the ground.  Only valid when no box is capturable.
         """
         sides, box_mask, exits = self.sides, self.geo.box_mask, self.geo.exits
+        edge_sum = self.geo.edge_sum
         seen = 0
         found = []
         t = self.two
@@ -427,10 +433,8 @@ class _Search:
                 while cur >= 0 and cur != b and sides[cur] == 2:
                     members |= 1 << cur
                     steps += 1
-                    for bit2, e2, nxt in exits[cur]:
-                        if e2 != prev and not drawn & bit2:
-                            prev, cur = e2, nxt
-                            break
+                    prev = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
+                    cur = edge_sum[prev] - cur
                 if cur == b:
                     loop = True
                     ends = [(steps, e, e)]
