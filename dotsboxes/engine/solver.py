@@ -315,7 +315,7 @@ class _Search:
         # Wherever it is opened, the opponent ends up taking all of it or all but the
         # last two (four), leaving the same edges drawn, so one opening per chain or
         # loop is enough: its end (a two-chain in its middle, which leaves the
-        # opponent no decline).  Short sacrifices first: they are the ones that pay.
+        # opponent no decline).  Shortest first.
         chains.sort(key=lambda c: (c[1], c[0]))
         openings = tuple(c[2] for c in chains)
         if not chains:
@@ -383,7 +383,12 @@ class _Search:
         moves = _bits_of(safe)
         history = self.history
         moves.sort(key=history.__getitem__, reverse=True)
-        moves.extend(openings)
+        if openings:
+            # The cheapest sacrifice first, then the safe moves, then the other
+            # sacrifices: giving a box or two away to pass the turn is so often the
+            # refutation that trying it first halves the nodes on 3 x 3 (measured).
+            moves.insert(0, openings[0])
+            moves.extend(openings[1:])
         if hint >= 0 and hint in moves:
             # The move that was best (or cut off) here before goes first.
             moves.remove(hint)
