@@ -33,8 +33,20 @@ class Geometry:
     # across[box][edge]: the box on the other side of ``edge`` seen from ``box``, -1 for
     # the outside of the board ("ground" in strings-and-coins terms).
     across: tuple[dict[int, int], ...]
-    symmetries: tuple[tuple[int, ...], ...]  # edge permutations, identity excluded
-    canonical: Callable[[int], int]  # smallest image of a position under the symmetries
+    # edge_sum[e] - box is the box across edge ``e`` from ``box``, or -1 (the ground):
+    # the sum of its two boxes, or its one box minus one.  Cheaper than a lookup.
+    edge_sum: tuple[int, ...]
+    # exits[box]: its four sides as (edge bit, edge index, box across or -1).
+    exits: tuple[tuple[tuple[int, int, int], ...], ...]
+    # Edge permutations, the identity first; ``canonical(drawn)`` returns the smallest
+    # image of a position and the index of the symmetry that gives it.
+    symmetries: tuple[tuple[int, ...], ...]
+    inverses: tuple[tuple[int, ...], ...]
+    box_perms: tuple[tuple[int, ...], ...]  # where each symmetry sends each box
+    canonical: Callable[[int], tuple[int, int]]
+    # For each box with two sides on the board's edge, those two sides as single-bit
+    # masks: drawing one or the other is the same move.
+    pair_edges: tuple[tuple[int, int], ...]
 
 
 def _dot_maps(width: int, height: int) -> list[Callable[[int, int], tuple[int, int]]]:
@@ -63,20 +75,38 @@ def _edge_permutation(board: Board, dot_map: Callable[[int, int], tuple[int, int
     return tuple(index[frozenset(dot_map(*dot) for dot in edge.dots)] for edge in board.edges)
 
 
-def _compile_canonical(n_edges: int, perms: tuple[tuple[int, ...], ...]) -> Callable[[int], int]:
+def _compile_canonical(
+    n_edges: int,
+    perms: tuple[tuple[int, ...], ...],
+    pairs: tuple[tuple[int, int], ...],
+) -> Callable[[int], tuple[int, int]]:
     # Generated straight-line code: this runs at almost every search node, and
     # a loop over symmetries and chunks costs twice as much in CPython.
+    #
+    # ``pairs`` are boxes with exactly two sides on the board's edge (corners).
+    # In strings-and-coins terms those two sides are both strings to the ground,
+    # so which one is drawn does not matter: a position with one of them drawn is
+    # first rewritten with neither drawn and a flag bit for the box set, and the
+    # flag bits move with the symmetries like the box does.
     namespace: dict[str, object] = {}
-    chunks = range(0, n_edges, _CHUNK)
-    lines = ["def canonical(s):", "    m = s"]
+    n_bits = n_edges + len(pairs)
+    lines = ["def canonical(s):"]
+    for k, (pair_mask, flag) in enumerate(pairs):
+        namespace[f"p{k}"], namespace[f"f{k}"] = pair_mask, flag
+        lines.append(f"    x = s & p{k}")
+        lines.append(f"    if x and x != p{k}:")
+        lines.append(f"        s ^= x | f{k}")
+    lines += ["    m = s", "    g = 0"]
     for k, perm in enumerate(perms):
+        if not k:
+            continue  # the identity
         terms = []
-        for j in chunks:
+        for j in range(0, n_bits, _CHUNK):
             table = []
             for value in range(1 << _CHUNK):
                 image = 0
                 for bit in range(_CHUNK):
-                    if value >> bit & 1 and j + bit < n_edges:
+                    if value >> bit & 1 and j + bit < n_bits:
                         image |= 1 << perm[j + bit]
                 table.append(image)
             name = f"t{k}_{j}"
@@ -85,7 +115,8 @@ def _compile_canonical(n_edges: int, perms: tuple[tuple[int, ...], ...]) -> Call
         lines.append(f"    x = {' | '.join(terms)}")
         lines.append("    if x < m:")
         lines.append("        m = x")
-    lines.append("    return m")
+        lines.append(f"        g = {k}")
+    lines.append("    return m, g")
     exec("\n".join(lines), namespace)
     return namespace["canonical"]  # type: ignore[return-value]
 
@@ -102,7 +133,29 @@ def geometry(width: int, height: int) -> Geometry:
         sides = [board.index(e) for e in board.box_edges(box)]
         box_mask.append(sum(1 << i for i in sides))
         across.append({i: next((b for b in edge_boxes[i] if b != box), -1) for i in sides})
-    perms = tuple(_edge_permutation(board, m) for m in _dot_maps(width, height))
+    perms = (
+        tuple(range(n_edges)),
+        *(_edge_permutation(board, m) for m in _dot_maps(width, height)),
+    )
+    inverses = tuple(tuple(sorted(range(n_edges), key=p.__getitem__)) for p in perms)
+    # Boxes with two sides on the board's edge, and where each symmetry sends them.
+    paired = [b for b in range(n_boxes) if sum(len(edge_boxes[e]) == 1 for e in across[b]) == 2]
+    pairs = tuple(
+        (sum(1 << e for e in across[b] if len(edge_boxes[e]) == 1), 1 << (n_edges + k))
+        for k, b in enumerate(paired)
+    )
+    box_perms = tuple(
+        tuple(box_mask.index(sum(1 << perm[e] for e in across[b])) for b in range(n_boxes))
+        for perm in perms
+    )
+    extended = [
+        perm + tuple(n_edges + paired.index(box_perm[b]) for b in paired)
+        for perm, box_perm in zip(perms, box_perms, strict=True)
+    ]
+    pair_edges = []
+    for pair_mask, _ in pairs:
+        low = pair_mask & -pair_mask
+        pair_edges.append((low, pair_mask ^ low))
     return Geometry(
         width=width,
         height=height,
@@ -112,6 +165,11 @@ def geometry(width: int, height: int) -> Geometry:
         edge_boxes=edge_boxes,
         box_mask=tuple(box_mask),
         across=tuple(across),
+        edge_sum=tuple(sum(bs) if len(bs) == 2 else bs[0] - 1 for bs in edge_boxes),
+        exits=tuple(tuple((1 << e, e, c) for e, c in a.items()) for a in across),
         symmetries=perms,
-        canonical=_compile_canonical(n_edges, perms),
+        inverses=inverses,
+        box_perms=box_perms,
+        canonical=_compile_canonical(n_edges, tuple(extended), pairs),
+        pair_edges=tuple(pair_edges),
     )

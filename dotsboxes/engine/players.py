@@ -5,12 +5,17 @@ beginner   takes every box it is offered, otherwise draws loosely
 casual     takes every box, never draws a third side while it can avoid
            it, and then gives away the fewest boxes it can
 club       knows chains and loops, the long-chain rule and double-dealing:
-           one ply of search with the chain-parity evaluation, exact in
-           simple endgames
-expert     alpha-beta search (:mod:`.search`) to a limited depth
+           one ply of the chain-aware search (:mod:`.search`) in the middle
+           game, a full search once at most eight safe edges are left, and
+           exact play in simple endgames (0.1 s)
+expert     three plies in the middle game, then the full search (0.5 s)
 master     the exact solver whenever it finishes inside the budget,
-           otherwise the full-depth search with chain-parity knowledge
+           otherwise the full search with the rest of its 2 s
 =========  ==============================================================
+
+The levels differ by knowledge first (beginner, casual, club), then by how far
+they look ahead in the middle game and how much time they have (club, expert,
+master).
 
 **Budgets and determinism.**  ``budget`` is in seconds.  Searches are limited
 by node counts derived from the budget (:data:`NODE_RATE` nodes and
@@ -22,9 +27,12 @@ machine: then the deepest finished iteration answers, and the move may differ.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -48,25 +56,35 @@ SOLVER_SHARE = 0.6
 #: edges before the end of the safe phase).
 SOLVER_SAFE_EDGES = 10
 SOLVER_EDGES = 30
-#: Depth limit of the expert's search (the master's is unlimited).
+#: How many equally good moves the master compares for the opponent's chances to err.
+MAX_TRAPS = 8
+#: Depth limits of the club's and the expert's searches in the middle game
+#: (the master's is unlimited)...
+CLUB_DEPTH = 1
 EXPERT_DEPTH = 3
+#: ... until at most this many safe edges are left: then they search as deep as
+#: their budgets allow, to see the end of the safe phase.
+HORIZON = 8
+#: The fewest nodes a club or expert search gets, however small the board.
+MIN_NODES = 2_000
 #: Seconds kept back from the budget for work around the search.
 _SLACK = 0.02
 
-_BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.3, "expert": 1.0, "master": 2.0}
+_BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.1, "expert": 0.5, "master": 2.0}
 
 
 def default_budget(level: str, board: Board) -> float:
     """Seconds per move a level gets by default: master 2 s on 5 x 5 boxes.
 
-    Searching levels scale with the number of edges (a 5 x 5 board has 60),
-    between a quarter and twice the 5 x 5 figure.
+    Searching levels scale with the square of the number of edges (a 5 x 5
+    board has 60), between a tenth and twice the 5 x 5 figure: small boards
+    need far less time for the same insight.
     """
     _check_level(level)
     base = _BASE_BUDGET[level]
     if level in ("beginner", "casual"):
         return base
-    scale = min(2.0, max(0.25, len(board.edges) / 60))
+    scale = min(2.0, max(0.1, (len(board.edges) / 60) ** 2))
     return round(base * scale, 3)
 
 
@@ -96,12 +114,32 @@ def choose(
         return _beginner(board, rng)
     if level == "casual":
         return _casual(board, rng)
-    deadline = start + max(0.0, budget - _SLACK)
-    if level == "club":
-        return _searched(board, budget, deadline, seed, max_depth=1)
-    if level == "expert":
-        return _searched(board, budget, deadline, seed, max_depth=EXPERT_DEPTH)
-    return _master(board, budget, deadline, seed)[0]
+    deadline = _deadline(start, budget)
+    with _no_gc():
+        if level in ("club", "expert"):
+            safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+            depth = CLUB_DEPTH if level == "club" else EXPERT_DEPTH
+            depth = depth if safe > HORIZON else 64
+            return _searched(board, budget, deadline, seed, max_depth=depth)
+        return _master(board, budget, deadline, seed)[0]
+
+
+def _deadline(start: float, budget: float) -> float:
+    """The safety-net deadline: 90 % of the budget, less a little slack."""
+    return start + max(0.0, budget * 0.9 - _SLACK)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Pause the cycle collector: search tables are large and hold no cycles,
+    and a full collection in the middle of a search can overrun the budget."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _check_level(level: str) -> None:
@@ -162,7 +200,7 @@ def _gift(board: Board, edge: Edge) -> int:
 
 
 def _searched(board: Board, budget: float, deadline: float, seed: int, *, max_depth: int) -> Edge:
-    nodes = max(200, int(budget * NODE_RATE))
+    nodes = max(MIN_NODES, int(budget * NODE_RATE))
     return _search.search(
         board, max_nodes=nodes, deadline=deadline, seed=seed, max_depth=max_depth
     ).edge
@@ -195,10 +233,40 @@ def _master(
         if solution is not None and solution.best:
             rng = random.Random(f"{seed}:master:{board.key()}")
             captures = [e for e in solution.best if board.claims(e)]
-            return rng.choice(captures or list(solution.best)), solution.value, True
+            if captures:
+                return rng.choice(captures), solution.value, True
+            best = list(solution.best)
+            rng.shuffle(best)
+            if len(best) > 1 and solution.nodes * 4 < budget * share * SOLVER_RATE:
+                best = _trappiest(solver, board, best, deadline)
+            return best[0], solution.value, True
     nodes = max(200, int(budget * (1 - share) * NODE_RATE))
     result = _search.search(board, max_nodes=nodes, deadline=deadline, seed=seed)
     return result.edge, result.value, result.exact
+
+
+def _trappiest(solver: ModuleType, board: Board, best: list[Edge], deadline: float) -> list[Edge]:
+    """Equally good moves, those that leave the opponent fewest right answers first.
+
+    Best play cannot do better than the value, but a fallible opponent errs
+    more where few of its replies keep the value: that is how a lost
+    position is saved and a won one won by more.
+    """
+    scores: dict[Edge, float] = {}
+    for edge in best[:MAX_TRAPS]:
+        board.push(edge)
+        try:
+            if board.is_over() or board.last_claimed:
+                continue
+            left = deadline - time.perf_counter()
+            values = solver.move_values(board, budget=left / 2) if left > 0 else None
+        finally:
+            board.pop()
+        if values is None:
+            break  # out of time: keep the order found so far
+        top = max(values.values())
+        scores[edge] = sum(1 for v in values.values() if v == top) / len(values)
+    return sorted(best, key=lambda e: scores.get(e, 1.0))
 
 
 def _worth_solving(board: Board) -> bool:
@@ -235,7 +303,8 @@ def hint(board: Board, *, budget: float | None = None) -> Hint:
     if budget is None:
         budget = default_budget("master", board) / 2
     start = time.perf_counter()
-    edge, value, exact = _master(board, budget, start + max(0.0, budget - _SLACK), 0)
+    with _no_gc():
+        edge, value, exact = _master(board, budget, _deadline(start, budget), 0)
     reason = explain(board, edge, analyse(board))
     if exact and value is not None:
         reason += "; " + _outlook(value)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from dotsboxes.rules import Board, Edge
 
@@ -43,15 +44,19 @@ from ._bits import Geometry, geometry
 
 __all__ = ["Solution", "clear_cache", "move_values", "solve", "value"]
 
-#: Transposition-table entries kept per board size before the table is emptied.
-#: About 100 bytes each: the default bounds the table near 100 MB.
-TABLE_LIMIT = 1_000_000
+#: Entries kept per board size in each of the two shared tables (bounds, quiet
+#: position keys) before that table is emptied.  A few hundred bytes per pair of
+#: entries: the default keeps both under about 150 MB.
+TABLE_LIMIT = 400_000
 
 # How many nodes between two looks at the clock: a few milliseconds of work.
-_CLOCK_EVERY = 128
+_CLOCK_EVERY = 64
 _INF = 1000
 
-_tables: dict[tuple[int, int], dict[int, tuple[int, int]]] = {}
+# Per board size: the transposition table (key -> lower bound, upper bound, best move)
+# and a cache of quiet positions' keys (drawn edges -> key, symmetry), since working
+# out the key of a quiet position (chains, symmetries) costs more than a lookup.
+_tables: dict[tuple[int, int], tuple[dict, dict]] = {}
 
 
 @dataclass(frozen=True)
@@ -77,11 +82,12 @@ def clear_cache() -> None:
     _tables.clear()
 
 
-def _table(geo: Geometry) -> dict[int, tuple[int, int]]:
-    table = _tables.setdefault((geo.width, geo.height), {})
-    if len(table) > TABLE_LIMIT:
-        table.clear()
-    return table
+def _tables_for(geo: Geometry) -> tuple[dict, dict]:
+    tables = _tables.setdefault((geo.width, geo.height), ({}, {}))
+    for table in tables:
+        if len(table) > TABLE_LIMIT:
+            table.clear()
+    return tables
 
 
 @cache
@@ -119,13 +125,16 @@ class _Search:
 
     def __init__(self, geo: Geometry, drawn: int, deadline: float | None, max_nodes: int | None):
         self.geo = geo
-        self.table = _table(geo)
+        self.table, self.keys = _tables_for(geo)
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
         self.sides = [(drawn & m).bit_count() for m in geo.box_mask]
+        # Boxes with two and with three sides drawn, as bit masks.
+        self.two = sum(1 << b for b, s in enumerate(self.sides) if s == 2)
         self.three = sum(1 << b for b, s in enumerate(self.sides) if s == 3)
         self.left = sum(1 for s in self.sides if s < 4)
+        self.history = [0] * geo.n_edges
 
     # -- moves ----------------------------------------------------------------
 
@@ -136,7 +145,10 @@ class _Search:
         for b in self.geo.edge_boxes[e]:
             s = sides[b] + 1
             sides[b] = s
-            if s == 3:
+            if s == 2:
+                self.two |= 1 << b
+            elif s == 3:
+                self.two &= ~(1 << b)
                 self.three |= 1 << b
             elif s == 4:
                 self.three &= ~(1 << b)
@@ -154,19 +166,23 @@ class _Search:
                 self.left += 1
             elif s == 3:
                 self.three &= ~(1 << b)
+                self.two |= 1 << b
+            elif s == 2:
+                self.two &= ~(1 << b)
 
     # -- captures -------------------------------------------------------------
 
-    def capture_plan(self, drawn: int) -> tuple[list[int], int]:
-        """What to do about capturable boxes: ``(takes, decline)`` edges.
+    def capture_plan(self, drawn: int) -> tuple[list[int], list[int], int]:
+        """What to do about capturable boxes: ``(forced, takes, decline)`` edges.
 
-        One take and no decline (``-1``): taking it is optimal, nothing else
-        need be searched.  One take and a decline: a single loony offer, where
-        only taking and the double-dealing edge ``decline`` are worth searching.
-        Several takes: several offers; one of them is taken first, and which
-        one matters, since only the last can still be declined.
+        ``forced``, if not empty: edges to draw now, each taking a box; taking
+        them is optimal and nothing else need be searched.  Otherwise one take
+        and a decline: a single loony offer, where only taking and the
+        double-dealing edge ``decline`` are worth searching.  Several takes (and
+        no decline): several offers; one of them is taken first, and which one
+        matters, since only the last can still be declined.
         """
-        sides, across, box_mask = self.sides, self.geo.across, self.geo.box_mask
+        sides, box_mask, edge_sum = self.sides, self.geo.box_mask, self.geo.edge_sum
         t = self.three
         takes: list[int] = []
         decline = -1
@@ -175,16 +191,16 @@ class _Search:
             t ^= low
             b = low.bit_length() - 1
             e = (box_mask[b] & ~drawn).bit_length() - 1
-            c = across[b][e]
+            c = edge_sum[e] - b
             if c < 0 or sides[c] != 2:
-                return [e], -1  # a lone box (or two with one edge): free to take
-            # Walk the chain of two-sided boxes behind b.
-            length, prev, cur, first = 2, e, c, -1
+                return [e], takes, -1  # a lone box (or two with one edge): free to take
+            # Walk the chain of two-sided boxes behind b, keeping the edges that
+            # take each box in turn.
+            path, length, prev, cur = [e], 2, e, c
             while True:
                 f = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
-                if first < 0:
-                    first = f
-                d = across[cur][f]
+                path.append(f)
+                d = edge_sum[f] - cur
                 if d < 0 or sides[d] < 2:
                     closed = False  # ends on the ground or at a junction
                     break
@@ -194,13 +210,17 @@ class _Search:
                     t &= ~(1 << d)
                     break
                 prev, cur = f, d
-            if (closed and length != 4) or (not closed and length != 2):
-                return [e], -1  # more than the last two (four) remain: take one
+            # All but the last two boxes (four in an opened loop) are taken at once.
+            if closed:
+                if length != 4:
+                    return path[: 2 if length == 3 else length - 4], takes, -1
+            elif length != 2:
+                return path[: length - 2], takes, -1
             takes.append(e)
-            decline = first
+            decline = path[1]
         if len(takes) > 1:
             decline = -1
-        return takes, decline
+        return [], takes, decline
 
     # -- search ---------------------------------------------------------------
 
@@ -217,13 +237,13 @@ class _Search:
         takes: list[int] = []
         decline = -1
         while self.three:
-            takes, decline = self.capture_plan(drawn)
-            if decline >= 0 or len(takes) > 1:
+            forced, takes, decline = self.capture_plan(drawn)
+            if not forced:
                 break
-            take = takes[0]
-            gain += self.push(take)
-            drawn |= 1 << take
-            taken.append(take)
+            for take in forced:
+                gain += self.push(take)
+                drawn |= 1 << take
+                taken.append(take)
         else:
             takes = []
         try:
@@ -244,35 +264,94 @@ class _Search:
             return left
         if beta <= -left:
             return -left
-        key = self.geo.canonical(drawn)
+        geo = self.geo
+        if takes:
+            key, sym = geo.canonical(drawn)
+        else:
+            known = self.keys.get(drawn)
+            if known is None:
+                known = self.keys[drawn] = self._quiet_key(drawn)
+            key, sym, openings = known
+            if sym < 0:
+                return key  # a simple loony endgame: ``key`` is its value
         entry = self.table.get(key)
+        alpha0, beta0 = alpha, beta
+        hint = -1
         if entry is not None:
-            lo, hi = entry
+            lo, hi, hint = entry
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
                 return hi
-            alpha0, beta0 = alpha, beta
             alpha, beta = max(alpha, lo), min(beta, hi)
+            if hint >= 0:
+                hint = geo.inverses[sym][hint]
         else:
             lo, hi = -left, left
-            alpha0, beta0 = alpha, beta
         if takes:
-            best = self._search_offers(drawn, alpha, beta, takes, decline)
+            best, move = self._search_offers(drawn, alpha, beta, takes, decline)
         else:
-            best = self._search_moves(drawn, alpha, beta)
+            best, move = self._search_moves(drawn, alpha, beta, hint, openings)
         if best <= alpha0:
             hi = best
         elif best >= beta0:
             lo = best
         else:
             lo = hi = best
-        self.table[key] = (lo, hi)
+        # The best move is kept in canonical coordinates, like the key.
+        self.table[key] = (lo, hi, geo.symmetries[sym][move] if move >= 0 else -1)
         return best
+
+    def _quiet_key(self, drawn: int) -> tuple:
+        """Table key, symmetry and sacrifices of a position where no box is capturable.
+
+        The sacrifices are one opening per chain or loop, shortest first.
+        ``(value, -1, ())`` instead for a simple loony endgame, valued by formula.
+        """
+        chains = self.chains(drawn)
+        if self.two.bit_count() == self.left and not self.safe_moves(drawn):
+            return loony_value(tuple(sorted((c[0], c[1]) for c in chains))), -1, ()
+        # Every edge that is not safe opens a chain or loop of two-sided boxes.
+        # Wherever it is opened, the opponent ends up taking all of it or all but the
+        # last two (four), leaving the same edges drawn, so one opening per chain or
+        # loop is enough: its end (a two-chain in its middle, which leaves the
+        # opponent no decline).  Shortest first.
+        chains.sort(key=lambda c: (c[1], c[0]))
+        openings = tuple(c[2] for c in chains)
+        if not chains:
+            key, sym = self.geo.canonical(drawn)
+            return key, sym, openings
+        # In strings-and-coins terms a chain is a path of coins: its shape and place
+        # on the board do not matter, only its length and the boxes (or ground) its
+        # ends meet.  So the table knows a position by the rest of the board, with
+        # every chain and loop lifted out as if drawn, plus the list of chains.
+        apart = 0
+        for c in chains:
+            apart |= c[3]
+        key, sym = self.geo.canonical(drawn | apart)
+        image = self.geo.box_perms[sym]
+        lifted = []
+        for kind, n, _, _, (a, b) in chains:
+            a = image[a] if a >= 0 else -1
+            b = image[b] if b >= 0 else -1
+            lifted.append((kind, n, a, b) if a <= b else (kind, n, b, a))
+        lifted.sort()
+        return (key, tuple(lifted)), sym, openings
+
+    def safe_moves(self, drawn: int) -> int:
+        """Edges that give no box a third side, as a mask (none is capturable)."""
+        box_mask = self.geo.box_mask
+        unsafe = 0
+        t = self.two
+        while t:
+            low = t & -t
+            t ^= low
+            unsafe |= box_mask[low.bit_length() - 1]
+        return self.geo.full & ~drawn & ~unsafe
 
     def _search_offers(
         self, drawn: int, alpha: int, beta: int, takes: list[int], decline: int
-    ) -> int:
+    ) -> tuple[int, int]:
         best = -_INF
         for e in takes:
             k = self.push(e)
@@ -283,7 +362,7 @@ class _Search:
             if v > best:
                 best = v
                 if best >= beta:
-                    return best
+                    return best, -1
         if decline >= 0:
             self.push(decline)
             try:
@@ -291,58 +370,135 @@ class _Search:
             finally:
                 self.pop(decline)
             best = max(best, v)
-        return best
+        return best, -1
 
-    def _search_moves(self, drawn: int, alpha: int, beta: int) -> int:
+    def _search_moves(
+        self, drawn: int, alpha: int, beta: int, hint: int, openings: tuple[int, ...]
+    ) -> tuple[int, int]:
         # No box is capturable, so no move claims anything and every move passes the turn.
-        sides, edge_boxes = self.sides, self.geo.edge_boxes
-        safe, unsafe = [], []
-        free = self.geo.full & ~drawn
-        while free:
-            low = free & -free
-            free ^= low
-            e = low.bit_length() - 1
-            if all(sides[b] < 2 for b in edge_boxes[e]):
-                safe.append(e)
-            else:
-                unsafe.append(e)
-        if not safe and all(s == 2 for s in sides if s < 4):
-            return loony_value(self.components(drawn))
-        best = -_INF
-        for e in safe + unsafe:
+        safe = self.safe_moves(drawn)
+        for low, high in self.geo.pair_edges:
+            if safe & low and safe & high:
+                safe ^= high  # two ground strings of one box: the same move
+        moves = _bits_of(safe)
+        history = self.history
+        moves.sort(key=history.__getitem__, reverse=True)
+        if openings:
+            # The cheapest sacrifice first, then the safe moves, then the other
+            # sacrifices: giving a box or two away to pass the turn is so often the
+            # refutation that trying it first halves the nodes on 3 x 3 (measured).
+            moves.insert(0, openings[0])
+            moves.extend(openings[1:])
+        if hint >= 0 and hint in moves:
+            # The move that was best (or cut off) here before goes first.
+            moves.remove(hint)
+            moves.insert(0, hint)
+        best, best_move = -_INF, -1
+        for e in moves:
             self.push(e)
             try:
                 v = -self.search(drawn | 1 << e, -beta, -max(alpha, best))
             finally:
                 self.pop(e)
             if v > best:
-                best = v
+                best, best_move = v, e
                 if best >= beta:
+                    history[e] += self.left * self.left
                     break
-        return best
+        return best, best_move
 
-    def components(self, drawn: int) -> tuple[tuple[int, int], ...]:
-        """Chains and loops when every unclaimed box has two sides drawn."""
-        geo, sides = self.geo, self.sides
+    def chains(self, drawn: int) -> list[tuple[int, int, int, int, Any]]:
+        """Every maximal chain or loop of two-sided boxes.
+
+        Each as ``(kind, boxes, opening, edges, ends)``: ``kind`` is 0 for a
+        chain (its ends meet the ground or a box with fewer sides drawn) and 1
+        for a loop; ``opening`` is the one edge worth sacrificing it with;
+        ``edges`` are its undrawn edges; ``ends`` the boxes its two ends meet,
+        -1 for the ground.  Only valid when no box is capturable.
+        """
+        sides, box_mask, exits = self.sides, self.geo.box_mask, self.geo.exits
+        edge_sum = self.geo.edge_sum
         seen = 0
         found = []
-        for b in range(geo.n_boxes):
-            if sides[b] == 4 or seen >> b & 1:
+        t = self.two
+        while t:
+            low = t & -t
+            t ^= low
+            if seen & low:
                 continue
-            seen |= 1 << b
-            size, ground = 1, 0
-            for e in _bits_of(geo.box_mask[b] & ~drawn):
-                prev, cur = e, geo.across[b][e]
-                while cur >= 0 and cur != b:
-                    seen |= 1 << cur
-                    size += 1
-                    prev = (geo.box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
-                    cur = geo.across[cur][prev]
+            b = low.bit_length() - 1
+            members = low
+            ends = []  # per direction: (steps taken, edge leaving the chain, first edge)
+            meets = []
+            loop = False
+            for bit, e, cur in exits[b]:
+                if drawn & bit:
+                    continue
+                prev, steps = e, 0
+                while cur >= 0 and cur != b and sides[cur] == 2:
+                    members |= 1 << cur
+                    steps += 1
+                    prev = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
+                    cur = edge_sum[prev] - cur
                 if cur == b:
-                    break  # came round: a loop, counted once
-                ground += 1
-            found.append((0 if ground else 1, size))
-        return tuple(sorted(found))
+                    loop = True
+                    ends = [(steps, e, e)]
+                    break
+                meets.append(cur)
+                ends.append((steps, prev, e))
+            seen |= members
+            size = members.bit_count()
+            if size == 2 and not loop:
+                # Open a two-chain in its middle: the first edge of the direction from
+                # b that took a step.
+                opening = ends[0][2] if ends[0][0] else ends[1][2]
+            else:
+                opening = ends[0][1]
+            edges = 0
+            m = members
+            while m:
+                lb = m & -m
+                m ^= lb
+                edges |= box_mask[lb.bit_length() - 1]
+            edges &= ~drawn
+            found.append((1 if loop else 0, size, opening, edges, (-1, -1) if loop else meets))
+        return found
+
+    def value(self, drawn: int, guess: int = 0) -> int:
+        """Exact value by MTD(f): null-window searches converging on the value.
+
+        Narrow windows cut far more than one wide one, and every probe leaves
+        bounds in the table that the next probe reuses.
+        """
+        lo, hi, g = -_INF, _INF, guess
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = self.search(drawn, beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return g
+
+    def move_value(self, drawn: int, e: int, guess: int = 0) -> int:
+        """Exact value of drawing edge ``e`` for the mover."""
+        k = self.push(e)
+        try:
+            if k:
+                return k + self.value(drawn | 1 << e, guess - k)
+            return -self.value(drawn | 1 << e, -guess)
+        finally:
+            self.pop(e)
+
+    def move_reaches(self, drawn: int, e: int, target: int) -> bool:
+        """Whether drawing ``e`` is worth at least ``target`` for the mover."""
+        k = self.push(e)
+        try:
+            if k:
+                return k + self.search(drawn | 1 << e, target - 1 - k, target - k) >= target
+            return -self.search(drawn | 1 << e, -target, -target + 1) >= target
+        finally:
+            self.pop(e)
 
 
 def _bits_of(mask: int) -> list[int]:
@@ -360,17 +516,6 @@ def _bits_of(mask: int) -> list[int]:
 def _start(board: Board, budget: float | None, max_nodes: int | None) -> _Search:
     deadline = None if budget is None else time.perf_counter() + budget
     return _Search(geometry(board.width, board.height), board.edge_bits, deadline, max_nodes)
-
-
-def _move_value(s: _Search, drawn: int, e: int, alpha: int = -_INF, beta: int = _INF) -> int:
-    """Value of drawing edge ``e`` for the mover (fail-soft within the window)."""
-    k = s.push(e)
-    try:
-        if k:
-            return k + s.search(drawn | 1 << e, alpha - k, beta - k)
-        return -s.search(drawn | 1 << e, -beta, -alpha)
-    finally:
-        s.pop(e)
 
 
 def solve(
@@ -394,13 +539,9 @@ def solve(
     if not moves:
         return Solution(0, (), 0)
     try:
-        best_value = s.search(drawn, -_INF, _INF)
+        best_value = s.value(drawn)
         # A move is best when its value reaches best_value: a null-window test each.
-        best = tuple(
-            board.edges[e]
-            for e in moves
-            if _move_value(s, drawn, e, best_value - 1, best_value) >= best_value
-        )
+        best = tuple(board.edges[e] for e in moves if s.move_reaches(drawn, e, best_value))
     except _OutOfBudget:
         return None
     return Solution(best_value, best, s.nodes)
@@ -421,10 +562,14 @@ def move_values(board: Board, *, budget: float | None = None) -> dict[Edge, int]
     """
     s = _start(board, budget, None)
     drawn = board.edge_bits
+    values: dict[Edge, int] = {}
+    guess = 0
     try:
-        return {edge: _move_value(s, drawn, board.index(edge)) for edge in board.legal_moves}
+        for edge in board.legal_moves:
+            guess = values[edge] = s.move_value(drawn, board.index(edge), guess)
     except _OutOfBudget:
         return None
+    return values
 
 
 def value(board: Board, *, budget: float | None = None) -> int | None:
@@ -435,6 +580,6 @@ def value(board: Board, *, budget: float | None = None) -> int | None:
     """
     s = _start(board, budget, None)
     try:
-        return s.search(board.edge_bits, -_INF, _INF)
+        return s.value(board.edge_bits)
     except _OutOfBudget:
         return None

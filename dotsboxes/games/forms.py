@@ -112,10 +112,17 @@ class ImportForm(forms.Form):
         initial=Side.BLUE,
         widget=forms.RadioSelect,
         label="Your side against the computer",
+        required=False,
     )
-    level = forms.ChoiceField(choices=(), label="Computer level")
+    level = forms.ChoiceField(choices=(), label="Computer level", required=False)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["level"].choices = level_choices()
         self.fields["level"].initial = players.DEFAULT_LEVEL
+
+    def clean(self) -> dict:
+        data = super().clean()
+        data["side"] = data.get("side") or Side.BLUE
+        data["level"] = data.get("level") or players.DEFAULT_LEVEL
+        return data

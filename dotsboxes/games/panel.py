@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 
 from dotsboxes.rules import Board, Edge
 
@@ -78,6 +79,41 @@ class Panel:
         return self.board.legal_moves if self.can_move else []
 
     @property
+    def legal_html(self) -> str:
+        """The legal edges as submit buttons (built here: a template loop is slow)."""
+        return format_html_join(
+            "",
+            '<li><button type="submit" name="edge" value="{}" class="secondary small">'
+            "{}</button></li>",
+            ((str(e), str(e)) for e in self.legal_moves),
+        )
+
+    @property
+    def log_html(self) -> str:
+        """The turn log's list items, newest last."""
+        last = len(self.turns)
+        return format_html_join(
+            "\n",
+            '<li class="log-turn log-{0}{1}" value="{2}"><span class="swatch swatch-{0}" '
+            'aria-hidden="true">{3}</span><span class="visually-hidden">{4}:</span> '
+            '<span class="log-edges">{5}</span>{6}</li>',
+            (
+                (
+                    t.player.name.lower(),
+                    " log-last" if t.number == last else "",
+                    t.number,
+                    t.player.name[0],
+                    str(t.player),
+                    t.text,
+                    format_html(' <span class="log-claims">+{}</span>', t.claimed)
+                    if t.claimed
+                    else "",
+                )
+                for t in self.turns
+            ),
+        )
+
+    @property
     def can_undo(self) -> bool:
         return (
             bool(self.seats)
@@ -89,7 +125,11 @@ class Panel:
     def display_name(self, side: Side) -> str:
         """A player's name with their colour, e.g. "Ada (Blue)"; just "Blue" if unnamed."""
         name = self.game.name_of(side)
-        return name if name == side.label else f"{name} ({side.label})"
+        if name == side.label:
+            return name
+        if name.endswith(")"):  # "Computer (casual)" becomes "Computer (casual, Red)"
+            return f"{name[:-1]}, {side.label})"
+        return f"{name} ({side.label})"
 
     @property
     def blue_display(self) -> str:
@@ -110,7 +150,7 @@ class Panel:
         if game.termination == Game.Termination.RESIGNED:
             winner = Side(game.result)
             loser = Side.RED if winner == Side.BLUE else Side.BLUE
-            return f"{names[loser]} resigned: {names[winner]} wins. Boxes {blue} to {red}."
+            return f"{names[loser]} resigned, so {names[winner]} wins (boxes {blue} to {red})."
         if game.result == Game.Result.TIE:
             return f"A tie: {blue} boxes each."
         if game.result in (Game.Result.BLUE, Game.Result.RED):

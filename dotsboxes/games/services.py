@@ -31,7 +31,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from dotsboxes.engine import players
-from dotsboxes.rules import Board, Edge, Player, RulesError, parse_record
+from dotsboxes.rules import (
+    Board,
+    Edge,
+    GameRecord,
+    InvalidRecordError,
+    Player,
+    RulesError,
+    parse_record,
+)
+from dotsboxes.rules.notation import _parse_turns
 
 from .models import Game, Move, Side
 
@@ -451,6 +460,29 @@ def game_rematch(*, game: Game, actor: Actor) -> Game:
 
 
 _TURN_PREFIX = re.compile(r"^turn \d+:\s*", re.I)
+_POSITION_RE = re.compile(r"^\s*position\s*:\s*(\S+)\s*$", re.I | re.M)
+_BODY_RE = re.compile(r"^\s*\d+\.", re.M)
+
+
+def _read_record(text: str) -> tuple[GameRecord, str]:
+    """Parse a record; one with a ``Position:`` header (a game from a set position,
+    as the Record link writes it) is replayed from that position instead of the
+    empty board.  Returns the record and the start key ('' for the empty board)."""
+    found = _POSITION_RE.search(text)
+    if not found:
+        return parse_record(text), ""
+    try:
+        start = Board.from_key(found.group(1))
+    except RulesError as exc:
+        raise InvalidRecordError(f"the Position header is not a position key: {exc}") from None
+    body = _BODY_RE.search(text)
+    head, moves = (text[: body.start()], text[body.start() :]) if body else (text, "")
+    record = parse_record(head)  # the headers alone: size and the rest
+    if (record.width, record.height) != (start.width, start.height):
+        raise InvalidRecordError("the Position header does not match the Size line")
+    # The rules core's turn reader, run on the set position (it is not public yet).
+    record.turns = _parse_turns(moves, start.copy()) if moves.strip() else []
+    return record, start.key()
 
 
 def game_import(
@@ -464,10 +496,12 @@ def game_import(
     """Create a game from a record (the rules core's notation); nothing is saved if
     the record is bad, and the :class:`BadRecordError` names the turn and edge."""
     try:
-        record = parse_record(text or "")
+        record, start_key = _read_record(text or "")
     except RulesError as exc:
         turn, edge = getattr(exc, "turn", None), getattr(exc, "edge", None)
         detail = _TURN_PREFIX.sub("", str(exc))
+        # The rules name the whole position after "already drawn"; the turn says enough.
+        detail = re.sub(r" is already drawn \(.*\)$", " is already drawn", detail)
         where = ""
         if turn is not None:
             where = f"Turn {turn}" + (f", edge {edge}" if edge else "") + ": "
@@ -489,8 +523,9 @@ def game_import(
     return game_create(
         actor=actor,
         mode=mode,
-        width=record.width,
-        height=record.height,
+        width=None if start_key else record.width,
+        height=None if start_key else record.height,
+        start_key=start_key,
         computer_side=computer_side,
         computer_level=computer_level,
         moves=record.edges,

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from dotsboxes.rules import GameRecord, format_record
+from dotsboxes.rules import Board, GameRecord, format_record
 
 from . import computer, hints, services
 from .forms import ImportForm, NewGameForm
@@ -50,13 +50,23 @@ def _int(value: str | None) -> int | None:
 
 
 def _respond(
-    request: HttpRequest, game: Game, *, error: str = "", hint=None, since: int | None = None
+    request: HttpRequest,
+    game: Game,
+    *,
+    error: str = "",
+    hint=None,
+    since: int | None = None,
+    board: Board | None = None,
 ) -> HttpResponse:
-    """The fresh panel for htmx, or a redirect to the game page for a plain form."""
+    """The fresh panel for htmx, or a redirect to the game page for a plain form.
+
+    ``board`` is the game's board when the caller has it fresh from a command.
+    """
     if request.htmx:
-        game.refresh_from_db()
+        if board is None:
+            game.refresh_from_db()
         panel = build_panel(
-            game, viewer=actor_for(request), hint=hint, error=error, since_ply=since
+            game, viewer=actor_for(request), board=board, hint=hint, error=error, since_ply=since
         )
         computer.ensure(game, panel.board)
         return render(request, PANEL, {"panel": panel})
@@ -148,9 +158,8 @@ def wait(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def move(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
-    since = _int(request.POST.get("ply"))
     try:
-        services.game_play_move(
+        result = services.game_play_move(
             game=game,
             edge=request.POST.get("edge", ""),
             version=request.POST.get("version"),
@@ -158,9 +167,8 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
         )
     except services.GameError as exc:
         return _respond(request, game, error=str(exc))
-    # The player's own edge shows at once; anything after it (the computer's reply,
-    # should it already be in) is drawn in one edge after the other.
-    return _respond(request, game, since=None if since is None else since + 1)
+    # The player's edge shows at once; the computer's reply comes by the poll.
+    return _respond(request, result.game, board=result.board)
 
 
 @require_POST

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from dotsboxes.games.models import Game
 from dotsboxes.games.presenters import board_svg
+from dotsboxes.rooms.models import Message
 from dotsboxes.rules import Board, RulesError
 
 from .forms import ReportForm, ResolveForm
@@ -25,6 +26,7 @@ from .models import Report
 #: At most this many reports per person (account, or address when signed out) per window.
 REPORT_LIMIT = 5
 REPORT_WINDOW = 10 * 60  # seconds
+CHAT_SHOWN = 300  # chat lines of an online game shown beside a report
 
 
 def staff_required(view: Callable) -> Callable:
@@ -170,6 +172,12 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "svg": _svg(board) if board else None,
         "board": board,
         "form": ResolveForm(initial={"note": report.resolution_note}),
+        # An online game's chat, so an "offensive chat" report can be judged on the spot.
+        "chat": list(
+            Message.objects.filter(room__game=game, kind=Message.Kind.CHAT).order_by(
+                "created_at", "id"
+            )[:CHAT_SHOWN]
+        ),
     }
     return render(request, "reports/detail.html", context)
 

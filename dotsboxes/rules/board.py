@@ -24,10 +24,15 @@ class Player(enum.IntEnum):
 
     @property
     def other(self) -> Player:
-        return Player(1 - self)
+        return _OTHER[self]
 
     def __str__(self) -> str:
         return self.name.capitalize()
+
+
+# Calling Player(1 - p) goes through the enum machinery (about a microsecond);
+# a tuple lookup keeps push() fast.
+_OTHER = (Player.RED, Player.BLUE)
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,17 @@ class Board:
     <Player.RED: 1>
     """
 
-    __slots__ = ("_count", "_drawn", "_geo", "_owner", "_scores", "_sides", "_stack", "_turn")
+    __slots__ = (
+        "_count",
+        "_drawn",
+        "_edge_boxes",
+        "_geo",
+        "_owner",
+        "_scores",
+        "_sides",
+        "_stack",
+        "_turn",
+    )
 
     def __init__(self, width: int = 5, height: int = 5) -> None:
         for name, value in (("width", width), ("height", height)):
@@ -113,6 +128,7 @@ class Board:
             if not 1 <= value <= MAX_BOXES:
                 raise InvalidSizeError(f"board {name} must be 1 to {MAX_BOXES} boxes, not {value}")
         self._geo = _geometry(width, height)
+        self._edge_boxes = self._geo.edge_boxes  # read on every push and pop
         self._drawn = bytearray(len(self._geo.edges))
         self._sides = bytearray(width * height)
         self._owner: list[Player | None] = [None] * (width * height)
@@ -268,7 +284,7 @@ class Board:
         self._count += 1
         sides = self._sides
         claimed: tuple[int, ...] = ()
-        for box in self._geo.edge_boxes[i]:
+        for box in self._edge_boxes[i]:
             s = sides[box] + 1
             sides[box] = s
             if s == 4:
@@ -281,7 +297,7 @@ class Board:
                 owner[box] = mover
             self._scores[mover] += len(claimed)
         else:
-            self._turn = mover.other
+            self._turn = _OTHER[mover]
         return claimed
 
     def pop(self) -> Edge:
@@ -295,7 +311,7 @@ class Board:
         self._drawn[i] = 0
         self._count -= 1
         sides = self._sides
-        for box in self._geo.edge_boxes[i]:
+        for box in self._edge_boxes[i]:
             sides[box] -= 1
         if claimed:
             owner = self._owner
@@ -334,6 +350,7 @@ class Board:
         """An independent copy (with the move stack unless ``stack=False``)."""
         new = Board.__new__(Board)
         new._geo = self._geo
+        new._edge_boxes = self._edge_boxes
         new._drawn = bytearray(self._drawn)
         new._sides = bytearray(self._sides)
         new._owner = list(self._owner)

@@ -164,6 +164,12 @@ def test_an_edge_is_drawn_with_the_keyboard_only(live_server, page, screenshot):
     assert game.moves.get().edge == moved
     # Focus stays on the board for the next edge.
     expect(page.locator(".slot:focus")).to_have_count(1)
+    # Typing an edge works too, and the box keeps focus for the next one.
+    page.get_by_label("Type an edge").fill("c3-b3")
+    page.keyboard.press("Enter")
+    expect(page.locator('.edge.drawn[data-edge="b3-c3"]')).to_have_count(1)
+    expect(page.get_by_label("Type an edge")).to_be_focused()
+    assert game.moves.count() == 2
 
 
 def test_a_375px_phone_shows_the_whole_board_and_every_control(live_server, browser):
@@ -210,3 +216,36 @@ def test_every_play_page_renders_for_screenshots(live_server, page, screenshot):
     page.goto(live_server.url + "/play/mine/")
     expect(page.get_by_role("table")).to_contain_text("5 \N{MULTIPLICATION SIGN} 4")
     screenshot("mine")
+
+
+def test_without_javascript_every_action_works_as_a_plain_form(live_server, browser):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        game = new_game(page, live_server.url, mode="computer", size="2x2")
+        page.get_by_label("Type an edge").fill("B1-a1")
+        page.get_by_role("button", name="Draw", exact=True).click()
+        # The page refreshes itself while the computer thinks, then shows its reply.
+        expect(page.locator(".edge.drawn")).to_have_count(2, timeout=THINK_TIMEOUT)
+        expect(page.locator("#game-status")).to_contain_text("Blue to move")
+        page.get_by_role("button", name="Hint").click()
+        hint = page.locator(".edge.highlight")
+        expect(hint).to_have_count(1)
+        expect(page.get_by_role("status").first).to_contain_text("Hint: draw")
+        edge = hint.get_attribute("data-edge")  # a safe edge: the computer's turn stays short
+        page.get_by_text("Edges you can draw").click()
+        page.locator(f'.legal-list button[value="{edge}"]').click()
+        expect(page.locator(f'.edge.drawn[data-edge="{edge}"]')).to_have_count(1)
+        expect(page.locator(".edge.drawn")).to_have_count(4, timeout=THINK_TIMEOUT)
+        expect(page.locator(".thinking")).to_have_count(0, timeout=THINK_TIMEOUT)
+        page.get_by_role("button", name="Undo turn").click()
+        expect(page.locator(".edge.drawn")).to_have_count(2)
+        page.get_by_text("Resign…").click()
+        page.get_by_role("button", name="Yes, resign").click()
+        expect(page.locator(".result-banner")).to_contain_text("resigned")
+        game.refresh_from_db()
+        assert game.termination == "resigned" and game.hints_used == 1
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "play-no-javascript.png"), full_page=True)
+    finally:
+        context.close()

@@ -185,3 +185,14 @@ def test_a_hint_with_only_chains_left_says_which_to_open():
     assert h.reason.startswith("open the shortest chain (1 box)")
     # Give the single box away, then receive the chain of three: 3 - 1.
     assert h.value == 2 == max(brute_move_values(board).values())
+
+
+def test_a_hint_says_to_decline_the_last_two_boxes_to_keep_control():
+    # Three chains of four; the first was opened and two of its boxes taken.
+    board = Board(4, 3)
+    rows = "a1-b1 b1-c1 c1-d1 d1-e1 a2-b2 b2-c2 c2-d2 d2-e2 a3-b3 b3-c3 c3-d3 d3-e3"
+    for text in (rows + " a4-b4 b4-c4 c4-d4 d4-e4 a1-a2 b1-b2 c1-c2").split():
+        board.push(board.parse_edge(text))
+    h = hint(board, budget=SMALL)
+    assert str(h.edge) == "e1-e2"
+    assert h.reason.startswith("decline the last two boxes to keep control")

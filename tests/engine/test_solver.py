@@ -21,25 +21,28 @@ from dotsboxes.rules import Board, Edge
 
 
 def reference_move_values(board: Board) -> dict[Edge, int]:
-    """Brute-force negamax over every edge, memoised on the drawn edges only."""
+    """Brute-force negamax over every edge, memoised on the drawn edges only.
+
+    Knows nothing but the rules: an edge claims the boxes whose four sides it
+    completes, and the turn passes only when it claims none.
+    """
+    index = {e: i for i, e in enumerate(board.edges)}
+    boxes = [sum(1 << index[e] for e in board.box_edges(b)) for b in range(board.num_boxes)]
+    touching = [[m for m in boxes if m >> i & 1] for i in range(len(board.edges))]
+
+    def move(bits: int, i: int) -> int:
+        after = bits | 1 << i
+        claimed = sum(1 for m in touching[i] if after & m == m)
+        rest = best(after)
+        return claimed + rest if claimed else -rest
 
     @cache
     def best(bits: int) -> int:
-        moves = [e for e in board.edges if not bits >> board.index(e) & 1]
-        if not moves:
-            return 0
-        return max(move(bits, e) for e in moves)
+        free = [i for i in range(len(board.edges)) if not bits >> i & 1]
+        return max((move(bits, i) for i in free), default=0)
 
-    def move(bits: int, e: Edge) -> int:
-        claimed = len(board.push(e))
-        try:
-            rest = best(board.edge_bits)
-        finally:
-            board.pop()
-        return claimed + rest if claimed else -rest
-
-    board = board.copy()
-    return {e: move(board.edge_bits, e) for e in board.legal_moves}
+    bits = board.edge_bits
+    return {e: move(bits, index[e]) for e in board.legal_moves}
 
 
 def random_position(rng: random.Random, width: int, height: int, undrawn: int) -> Board:
@@ -130,8 +133,8 @@ def test_simple_loony_endgames_match_hand_counted_values(components, expected):
 @pytest.mark.parametrize(("width", "height"), [(2, 2), (3, 2), (2, 3), (3, 3), (4, 2)])
 def test_values_and_best_moves_agree_with_brute_force_on_random_positions(width, height):
     rng = random.Random(f"solver-{width}x{height}")
-    for _ in range(40):
-        board = random_position(rng, width, height, undrawn=rng.randint(4, 13))
+    for _ in range(30):
+        board = random_position(rng, width, height, undrawn=rng.randint(4, 12))
         expected = reference_move_values(board)
         solver.clear_cache()
         got = move_values(board)
@@ -142,7 +145,7 @@ def test_values_and_best_moves_agree_with_brute_force_on_random_positions(width,
         assert solution.best == tuple(e for e in board.legal_moves if expected[e] == top)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     size=st.sampled_from([(2, 2), (3, 2), (2, 3), (3, 3)]),
     seed=st.integers(0, 2**32),
@@ -161,7 +164,7 @@ def test_an_unfinished_search_returns_none_within_its_budget():
     solver.clear_cache()
     start = time.perf_counter()
     assert solve(Board(5, 5), budget=0.05) is None
-    assert time.perf_counter() - start < 0.5  # generous: the machine is shared
+    assert time.perf_counter() - start < 1.0  # generous: the machine may be shared
     assert solve(Board(5, 5), max_nodes=500) is None
     assert move_values(Board(5, 5), budget=0.02) is None
     assert value(Board(5, 5), budget=0.02) is None

@@ -236,7 +236,7 @@ def test_resign_asks_for_confirmation_and_then_shows_the_result(alice, db):
     html = alice.get(game.get_absolute_url()).content.decode()
     assert "Resign…" in html and "Yes, resign" in html and "<details" in html
     html = post(alice, "resign", game, htmx=True).content.decode()
-    assert "You (Blue) resigned: Computer (casual) (Red) wins." in html
+    assert "You (Blue) resigned, so Computer (casual, Red) wins (boxes 0 to 0)." in html
     assert "Rematch" in html
     game.refresh_from_db()
     assert game.termination == "resigned"
@@ -337,6 +337,7 @@ def test_a_bad_record_is_refused_naming_turn_and_edge_and_nothing_is_saved(alice
     html = response.content.decode()
     assert response.status_code == 200
     assert "Turn 3, edge b1-a1" in html and "already drawn" in html
+    assert "position 2x2" not in html  # no position key dumped on the player
     assert not Game.objects.exists()
 
 
@@ -358,3 +359,21 @@ def test_a_game_page_survives_a_reload_exactly(alice, db):
     again = alice.get(game.get_absolute_url()).content.decode()
     strip = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"|"x-csrftoken": "[^"]+"')
     assert strip.sub("", first) == strip.sub("", again)
+
+
+def test_a_game_from_a_set_position_exports_and_imports_from_that_position(alice, db):
+    board = Board(2, 2)
+    for edge in ("a1-b1", "a2-b2", "a1-a2"):
+        board.play(edge)
+    game = start(alice, position=board.key())
+    for edge in ("b1-b2", "c3-c2"):  # Red claims the box, then draws again
+        post(alice, "move", game, edge=edge)
+    text = alice.get(reverse("games:record", args=[game.public_id])).content.decode()
+    assert f"Position: {board.key()}" in text and "1. b1-b2, c2-c3" in text
+    alice.post(reverse("games:import"), {"record": text, "mode": "local"})
+    copy = Game.objects.exclude(pk=game.pk).get()
+    assert copy.start_key == board.key()
+    assert copy.board().key() == game.board().key()
+    bad = text.replace("1. b1-b2, c2-c3", "1. a1-b1")
+    html = alice.post(reverse("games:import"), {"record": bad, "mode": "local"}).content.decode()
+    assert "Turn 1, edge a1-b1" in html and Game.objects.count() == 2

@@ -34,3 +34,12 @@ def test_a_loop_opened_at_both_ends_is_called_so():
 def test_the_study_answer_shows_the_facts(client, db):
     html = client.get("/learn/studies/loop-before-chain/").content.decode()
     assert "a chain of 3 and a loop of 4" in html
+
+
+def test_edge_names_in_texts_stay_on_one_line_and_text_is_escaped():
+    from dotsboxes.guide.templatetags.guide import edges
+
+    html = edges("Draw a2-a3 <b>now</b>, not j9-j10.")
+    assert '<span class="edge-name">a2-a3</span>' in html
+    assert '<span class="edge-name">j9-j10</span>' in html
+    assert "&lt;b&gt;" in html

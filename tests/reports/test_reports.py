@@ -11,6 +11,8 @@ from django.urls import reverse
 
 from dotsboxes.reports.models import Report
 from dotsboxes.reports.views import REPORT_LIMIT
+from dotsboxes.rooms import services as rooms
+from dotsboxes.rooms.identity import Viewer
 from tests.gamefactory import played_game
 
 pytestmark = pytest.mark.django_db
@@ -252,3 +254,26 @@ def test_the_admin_lists_and_shows_reports_with_a_link_to_the_review_page(client
     assert response.status_code == 302
     report.refresh_from_db()
     assert report.status == "resolved" and report.resolved_by == admin
+
+
+def test_the_detail_shows_an_online_games_chat_for_judging_a_chat_report(client, staff):
+    User = get_user_model()
+    ann, ben = User.objects.create_user("ann"), User.objects.create_user("ben")
+    as_ann = Viewer(ann.pk, "", "ann", f"u:{ann.pk}")
+    room = rooms.room_create(viewer=as_ann, width=2, height=2, host_side="blue")
+    rooms.room_join(public_id=room.game.public_id, viewer=Viewer(ben.pk, "", "ben", f"u:{ben.pk}"))
+    rooms.room_chat(
+        public_id=room.game.public_id, viewer=as_ann, text="You play like a <b>turnip</b>"
+    )
+    report = report_on(room.game, ply=0, category="chat", text="Rude words about vegetables.")
+    client.force_login(staff)
+    html = client.get(report.get_absolute_url()).content.decode()
+    assert "Chat in this game" in html
+    assert "You play like a &lt;b&gt;turnip&lt;/b&gt;" in html  # escaped, never raw HTML
+
+
+def test_the_detail_of_a_game_without_chat_has_no_chat_section(client, staff, game):
+    client.force_login(staff)
+    assert (
+        "Chat in this game" not in client.get(report_on(game).get_absolute_url()).content.decode()
+    )
