@@ -33,6 +33,9 @@ class Geometry:
     # across[box][edge]: the box on the other side of ``edge`` seen from ``box``, -1 for
     # the outside of the board ("ground" in strings-and-coins terms).
     across: tuple[dict[int, int], ...]
+    # edge_sum[e] - box is the box across edge ``e`` from ``box``, or -1 (the ground):
+    # the sum of its two boxes, or its one box minus one.  Cheaper than a lookup.
+    edge_sum: tuple[int, ...]
     # exits[box]: its four sides as (edge bit, edge index, box across or -1).
     exits: tuple[tuple[tuple[int, int, int], ...], ...]
     # Edge permutations, the identity first; ``canonical(drawn)`` returns the smallest
@@ -162,6 +165,7 @@ def geometry(width: int, height: int) -> Geometry:
         edge_boxes=edge_boxes,
         box_mask=tuple(box_mask),
         across=tuple(across),
+        edge_sum=tuple(sum(bs) if len(bs) == 2 else bs[0] - 1 for bs in edge_boxes),
         exits=tuple(tuple((1 << e, e, c) for e, c in a.items()) for a in across),
         symmetries=perms,
         inverses=inverses,

@@ -17,18 +17,25 @@ solve(b).value``.
 
 How it searches
 ---------------
-Negamax alpha-beta over the drawn-edge bitmask with a transposition table of
-value bounds keyed by the position's canonical image under the board's
-symmetries, plus the theory of the game, each shortcut checked against a plain
-brute force in ``tests/engine/test_solver.py``:
+MTD(f): null-window negamax alpha-beta over the drawn-edge bitmask, with a
+transposition table of value bounds shared by every call in the process, plus
+the theory of the game, each shortcut checked against a plain brute force in
+``tests/engine/test_solver.py``:
 
 * A capturable box whose capture hands nothing over is taken at once.
 * When boxes are offered in a chain, only two lines matter: take them all, or
   take all but the last two (four in a loop) and decline with the
-  double-dealing move.  With several offers at once, one is taken first.
+  double-dealing move.  With several offers at once, one is taken first (and
+  which one is searched).
+* A chain or loop is sacrificed at one spot only: wherever it is opened, the
+  same edges end up drawn, and opening it at its end (a two-chain in its
+  middle) leaves the opponent no more choice than anywhere else.
 * A position where every remaining box has exactly two sides drawn is a
   simple loony endgame of independent chains and loops: valued by the
   chain-and-loop recursion of Berlekamp's theory, without search.
+* The table knows a position by its strings-and-coins shape, as far as that
+  is cheap: the board's symmetries, a corner's two outer sides as one, and
+  every chain or loop reduced to its length and the boxes its ends meet.
 """
 
 from __future__ import annotations
@@ -44,12 +51,13 @@ from ._bits import Geometry, geometry
 
 __all__ = ["Solution", "clear_cache", "move_values", "solve", "value"]
 
-#: Transposition-table entries kept per board size before the table is emptied.
-#: About 100 bytes each: the default bounds the table near 100 MB.
-TABLE_LIMIT = 1_000_000
+#: Entries kept per board size in each of the two shared tables (bounds, quiet
+#: position keys) before that table is emptied.  A few hundred bytes per pair of
+#: entries: the default keeps both under about 150 MB.
+TABLE_LIMIT = 400_000
 
 # How many nodes between two looks at the clock: a few milliseconds of work.
-_CLOCK_EVERY = 128
+_CLOCK_EVERY = 64
 _INF = 1000
 
 # Per board size: the transposition table (key -> lower bound, upper bound, best move)
@@ -171,16 +179,17 @@ class _Search:
 
     # -- captures -------------------------------------------------------------
 
-    def capture_plan(self, drawn: int) -> tuple[list[int], int]:
-        """What to do about capturable boxes: ``(takes, decline)`` edges.
+    def capture_plan(self, drawn: int) -> tuple[list[int], list[int], int]:
+        """What to do about capturable boxes: ``(forced, takes, decline)`` edges.
 
-        One take and no decline (``-1``): taking it is optimal, nothing else
-        need be searched.  One take and a decline: a single loony offer, where
-        only taking and the double-dealing edge ``decline`` are worth searching.
-        Several takes: several offers; one of them is taken first, and which
-        one matters, since only the last can still be declined.
+        ``forced``, if not empty: edges to draw now, each taking a box; taking
+        them is optimal and nothing else need be searched.  Otherwise one take
+        and a decline: a single loony offer, where only taking and the
+        double-dealing edge ``decline`` are worth searching.  Several takes (and
+        no decline): several offers; one of them is taken first, and which one
+        matters, since only the last can still be declined.
         """
-        sides, across, box_mask = self.sides, self.geo.across, self.geo.box_mask
+        sides, box_mask, edge_sum = self.sides, self.geo.box_mask, self.geo.edge_sum
         t = self.three
         takes: list[int] = []
         decline = -1
@@ -189,16 +198,16 @@ class _Search:
             t ^= low
             b = low.bit_length() - 1
             e = (box_mask[b] & ~drawn).bit_length() - 1
-            c = across[b][e]
+            c = edge_sum[e] - b
             if c < 0 or sides[c] != 2:
-                return [e], -1  # a lone box (or two with one edge): free to take
-            # Walk the chain of two-sided boxes behind b.
-            length, prev, cur, first = 2, e, c, -1
+                return [e], takes, -1  # a lone box (or two with one edge): free to take
+            # Walk the chain of two-sided boxes behind b, keeping the edges that
+            # take each box in turn.
+            path, length, prev, cur = [e], 2, e, c
             while True:
                 f = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
-                if first < 0:
-                    first = f
-                d = across[cur][f]
+                path.append(f)
+                d = edge_sum[f] - cur
                 if d < 0 or sides[d] < 2:
                     closed = False  # ends on the ground or at a junction
                     break
@@ -208,13 +217,17 @@ class _Search:
                     t &= ~(1 << d)
                     break
                 prev, cur = f, d
-            if (closed and length != 4) or (not closed and length != 2):
-                return [e], -1  # more than the last two (four) remain: take one
+            # All but the last two boxes (four in an opened loop) are taken at once.
+            if closed:
+                if length != 4:
+                    return path[: 2 if length == 3 else length - 4], takes, -1
+            elif length != 2:
+                return path[: length - 2], takes, -1
             takes.append(e)
-            decline = first
+            decline = path[1]
         if len(takes) > 1:
             decline = -1
-        return takes, decline
+        return [], takes, decline
 
     # -- search ---------------------------------------------------------------
 
@@ -231,13 +244,13 @@ class _Search:
         takes: list[int] = []
         decline = -1
         while self.three:
-            takes, decline = self.capture_plan(drawn)
-            if decline >= 0 or len(takes) > 1:
+            forced, takes, decline = self.capture_plan(drawn)
+            if not forced:
                 break
-            take = takes[0]
-            gain += self.push(take)
-            drawn |= 1 << take
-            taken.append(take)
+            for take in forced:
+                gain += self.push(take)
+                drawn |= 1 << take
+                taken.append(take)
         else:
             takes = []
         try:
@@ -309,7 +322,7 @@ class _Search:
         # Wherever it is opened, the opponent ends up taking all of it or all but the
         # last two (four), leaving the same edges drawn, so one opening per chain or
         # loop is enough: its end (a two-chain in its middle, which leaves the
-        # opponent no decline).  Short sacrifices first: they are the ones that pay.
+        # opponent no decline).  Shortest first.
         chains.sort(key=lambda c: (c[1], c[0]))
         openings = tuple(c[2] for c in chains)
         if not chains:
@@ -377,7 +390,12 @@ class _Search:
         moves = _bits_of(safe)
         history = self.history
         moves.sort(key=history.__getitem__, reverse=True)
-        moves.extend(openings)
+        if openings:
+            # The cheapest sacrifice first, then the safe moves, then the other
+            # sacrifices: giving a box or two away to pass the turn is so often the
+            # refutation that trying it first halves the nodes on 3 x 3 (measured).
+            moves.insert(0, openings[0])
+            moves.extend(openings[1:])
         if hint >= 0 and hint in moves:
             # The move that was best (or cut off) here before goes first.
             moves.remove(hint)
@@ -406,6 +424,7 @@ class _Search:
         -1 for the ground.  Only valid when no box is capturable.
         """
         sides, box_mask, exits = self.sides, self.geo.box_mask, self.geo.exits
+        edge_sum = self.geo.edge_sum
         seen = 0
         found = []
         t = self.two
@@ -426,10 +445,8 @@ class _Search:
                 while cur >= 0 and cur != b and sides[cur] == 2:
                     members |= 1 << cur
                     steps += 1
-                    for bit2, e2, nxt in exits[cur]:
-                        if e2 != prev and not drawn & bit2:
-                            prev, cur = e2, nxt
-                            break
+                    prev = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
+                    cur = edge_sum[prev] - cur
                 if cur == b:
                     loop = True
                     ends = [(steps, e, e)]

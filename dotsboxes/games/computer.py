@@ -25,6 +25,7 @@ the job plays that side's whole turn.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -42,8 +43,9 @@ log = logging.getLogger(__name__)
 
 #: Seconds the engine may overrun its budget before the cheap level answers.
 GRACE = 5.0
-#: How long a (game, version) stays claimed by a job; after that a page may restart it.
-CLAIM_SECONDS = 30
+#: How long a (game, version) stays claimed beyond the longest the job can take; after
+#: that a page may start it again (e.g. when the server that claimed it stopped).
+CLAIM_SECONDS = 5
 FALLBACK_LEVEL = "casual" if "casual" in players.LEVELS else players.LEVELS[0]
 
 _threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="computer")
@@ -72,12 +74,21 @@ def think(board: Board, *, level: str, seed: int) -> Edge:
         return players.choose(board, level=FALLBACK_LEVEL, budget=0.05, seed=seed)
 
 
-def _claim(game_id: int, version: int) -> bool:
-    return cache.add(f"computer:{game_id}:{version}", 1, timeout=CLAIM_SECONDS)
+def claim_key(game_id: int, version: int) -> str:
+    """The cache key a job holds while it thinks about ``version`` of a game.
+
+    It names the database too: sites (or test runs) sharing one Redis never
+    collide on game ids.
+    """
+    return f"computer:{connection.settings_dict['NAME']}:{game_id}:{version}"
+
+
+def _claim(game_id: int, version: int, seconds: float = CLAIM_SECONDS) -> bool:
+    return cache.add(claim_key(game_id, version), 1, timeout=math.ceil(seconds))
 
 
 def _release(game_id: int, version: int) -> None:
-    cache.delete(f"computer:{game_id}:{version}")
+    cache.delete(claim_key(game_id, version))
 
 
 def is_thinking(game: Game, board: Board) -> bool:
@@ -96,7 +107,8 @@ def start(game: Game, *, level: str | None = None, side: str | None = None) -> F
     level = level or game.computer_level or players.DEFAULT_LEVEL
     if not side or game.status != Game.Status.ACTIVE or level not in players.LEVELS:
         return None
-    if not _claim(game.pk, game.version):
+    longest = budget_for(level, Board(game.width, game.height)) + GRACE + CLAIM_SECONDS
+    if not _claim(game.pk, game.version, longest):
         return None
     whole_turn = side != game.computer_side
     return _threads.submit(_job, game.pk, game.version, level, side, whole_turn)

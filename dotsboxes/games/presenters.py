@@ -222,6 +222,7 @@ def board_svg(
         if not board.is_drawn(edge) or edge not in last_turn:
             continue
         parts.append(f'<line class="halo" {_line(edge, h)} stroke="#fde68a" stroke-width="18"/>')
+    tab_stop_given = False
     for edge in board.edges:
         drawn = board.is_drawn(edge)
         if drawn:
@@ -241,8 +242,11 @@ def board_svg(
         elif guides and not interactive:
             parts.append(f'<line class="slot-line" {_line(edge, h)}/>')
         elif interactive:
+            # One tab stop for the board (the first free edge); arrow keys move from it.
+            tabindex = "-1" if tab_stop_given else "0"
+            tab_stop_given = True
             parts.append(
-                f'<g class="slot" data-edge="{edge}" tabindex="-1" role="button" '
+                f'<g class="slot" data-edge="{edge}" tabindex="{tabindex}" role="button" '
                 f'aria-label="Draw {edge}"><polygon class="slot-hit" '
                 f'points="{_diamond(edge, h)}" fill="transparent"/>'
                 f'<line class="slot-line" {_line(edge, h)}/></g>'

@@ -24,7 +24,7 @@ from dotsboxes.rules import Board, Edge, parse_record
 from .positions import from_picture
 
 TRACKS = (
-    ("rules", "The rules", "Close boxes, count claims, say who moves next."),
+    ("rules", "The rules", "Draw and close boxes, count claims, say who owns a box and who moves."),
     ("control", "Keeping control", "Compare candidate moves and find the one that keeps control."),
     ("replay", "Replays", "Step through a real game and fix the move that opened a chain."),
 )
@@ -357,6 +357,30 @@ EXERCISES: tuple[Exercise, ...] = (
         best=frozenset({"e3-e4"}),
     ),
     Exercise(
+        slug="take-the-last-chain",
+        track="control",
+        title="The last chain",
+        picture="""
++---+---+---+
+|
++---+---+---+
+| B | R | R |
++---+---+---+
+| R | B | B |
++---+---+---+
+""",
+        prompt="Red has opened the last chain on the board. Find the best move.",
+        right=(
+            "b3-b4 starts taking all three boxes. With no other chain to play for, giving "
+            "boxes back gains nothing: Blue wins 6–3."
+        ),
+        wrong=(
+            "Keeping control only pays while another chain is left. This is the last one: "
+            "take everything."
+        ),
+        best=frozenset({"b3-b4"}),
+    ),
+    Exercise(
         slug="loop-first",
         track="control",
         title="Loop first",
@@ -379,6 +403,38 @@ EXERCISES: tuple[Exercise, ...] = (
             "pay four instead: open the loop."
         ),
         best=frozenset({"a2-b2", "b1-b2", "b2-b3", "b2-c2"}),
+    ),
+    Exercise(
+        slug="refuse-on-five-by-five",
+        track="control",
+        title="Refuse on 5 × 5",
+        turn="red",
+        picture="""
++---+---+   +---+   +
+            | R |   |
++---+---+---+---+   +
+| B | R | B | R |   |
++---+---+---+---+   +
+    | B | R | B |   |
++   +---+---+---+   +
+|   | R | B | R |
++---+---+---+---+---+
+                | B |
++---+---+---+   +---+
+""",
+        prompt=(
+            "6–6. Blue has offered the pair on the left edge by drawing its outer side a2-a3. "
+            "Find Red's best move."
+        ),
+        right=(
+            "a3-a4 seals the pair so that one edge takes both boxes. Blue collects them but "
+            "must then open a long chain, and Red keeps control to win 13–12."
+        ),
+        wrong=(
+            "Taking the pair leaves you to open a long chain. Refuse it: draw the pair's "
+            "other outer side, so that Blue has to take both boxes with one edge."
+        ),
+        best=frozenset({"a3-a4"}),
     ),
     Exercise(
         slug="five-by-five-endgame",

@@ -64,7 +64,16 @@ def progress_for(request: HttpRequest) -> dict[str, dict]:
     progress = {slug: dict(entry) for slug, entry in request.session.get(SESSION_KEY, {}).items()}
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        for row in ExerciseProgress.objects.filter(user=user):
+        rows = list(ExerciseProgress.objects.filter(user=user))
+        known = {row.exercise for row in rows}
+        adopted = [
+            ExerciseProgress(user=user, exercise=slug, **entry)
+            for slug, entry in progress.items()
+            if slug not in known
+        ]
+        if adopted:  # work done in this browser before signing in joins the account
+            ExerciseProgress.objects.bulk_create(adopted, ignore_conflicts=True)
+        for row in rows:
             mine = progress.get(row.exercise)
             if mine is None or row.solved or not mine["solved"]:
                 progress[row.exercise] = {

@@ -68,30 +68,38 @@
     list.forEach(function (s) { s.setAttribute("tabindex", "-1"); });
     (start || list[0]).setAttribute("tabindex", "0");
     if (start && keyboardEdge.refocus) start.focus();
-
-    svg.addEventListener("click", function (event) {
-      var slot = event.target.closest(".slot");
-      if (slot) { keyboardEdge = null; draw(slot); }
-    });
-    svg.addEventListener("keydown", function (event) {
-      var slot = event.target.closest(".slot");
-      if (!slot) return;
-      var dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-      if (dirs[event.key]) {
-        event.preventDefault();
-        var next = step(list, slot, dirs[event.key][0], dirs[event.key][1]);
-        if (next) focusSlot(list, next);
-      } else if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        keyboardEdge = { edge: slot.dataset.edge, point: centre(slot), refocus: true };
-        draw(slot);
-      }
-    });
-    svg.addEventListener("focusin", function (event) {
-      var slot = event.target.closest(".slot");
-      if (slot) list.forEach(function (s) { s.setAttribute("tabindex", s === slot ? "0" : "-1"); });
-    });
   }
+
+  // Delegated from the document, so a board swapped in a moment ago answers at once.
+  function slotOf(event) {
+    var slot = event.target.closest && event.target.closest(".board-wrap.playable .slot");
+    return slot || null;
+  }
+  document.addEventListener("click", function (event) {
+    var slot = slotOf(event);
+    if (slot) { keyboardEdge = null; draw(slot); }
+  });
+  document.addEventListener("keydown", function (event) {
+    var slot = slotOf(event);
+    if (!slot) return;
+    var list = slots(slot.ownerSVGElement);
+    var dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (dirs[event.key]) {
+      event.preventDefault();
+      var next = step(list, slot, dirs[event.key][0], dirs[event.key][1]);
+      if (next) focusSlot(list, next);
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      keyboardEdge = { edge: slot.dataset.edge, point: centre(slot), refocus: true };
+      draw(slot);
+    }
+  });
+  document.addEventListener("focusin", function (event) {
+    var slot = slotOf(event);
+    if (slot) slots(slot.ownerSVGElement).forEach(function (s) {
+      s.setAttribute("tabindex", s === slot ? "0" : "-1");
+    });
+  });
 
   // Replay: arrow keys step through the game unless the user is typing.
   function replayKeys(event) {

@@ -7,7 +7,8 @@
 Each empty board is solved in a fresh process (cold transposition table) and
 reported with its value, nodes, wall and CPU time and the peak resident memory
 of that process.  The machine may be shared: compare CPU time with wall time.
-Then random 5 x 5 positions with 30 to 40 edges drawn are solved with a time
+Then random 5 x 5 positions with 20 to 30 edges drawn (of 60, safe edges first, as
+games go; ``--drawn``) are solved with a time
 budget, as the master level does, and the share that finishes is printed.
 """
 
@@ -95,26 +96,49 @@ def midgame_position(rng: random.Random, drawn: int) -> Board:
     return board
 
 
-def midgames(count: int, budget: float) -> None:
+def midgames(count: int, budget: float, low: int, nodes: int | None) -> None:
     rng = random.Random(2026)
-    print(f"\n5 x 5 positions with 30-40 edges drawn, solve(budget={budget} s), one table:")
+    limit = f"max_nodes={nodes}" if nodes else f"budget={budget} s"
+    print(f"\n5 x 5 positions with {low}-{low + 10} edges drawn, solve({limit}), one table:")
     by_drawn: dict[int, list[float | None]] = {}
     overrun = 0.0
+    cpus: list[float] = []
+    walls: list[float] = []
+    solved_nodes: list[int] = []
+    solved_cpu: list[float] = []
     for i in range(count):
-        drawn = 30 + i % 11
+        drawn = low + i % 11
         board = midgame_position(rng, drawn)
-        start = time.perf_counter()
-        result = solver.solve(board, budget=budget)
+        start, cpu = time.perf_counter(), time.process_time()
+        if nodes:
+            result = solver.solve(board, max_nodes=nodes)  # no clock: load does not matter
+        else:
+            result = solver.solve(board, budget=budget)
         took = time.perf_counter() - start
+        cpus.append(time.process_time() - cpu)
+        walls.append(took)
         overrun = max(overrun, took - budget)
         by_drawn.setdefault(drawn, []).append(took if result is not None else None)
+        if result is not None:
+            solved_nodes.append(result.nodes)
+            solved_cpu.append(cpus[-1])
     print(f"{'drawn':>5} {'solved':>8} {'median s (solved)':>18}")
     for drawn in sorted(by_drawn):
         runs = by_drawn[drawn]
         done = [t for t in runs if t is not None]
         med = f"{statistics.median(done):.3f}" if done else "-"
         print(f"{drawn:>5} {len(done):>3}/{len(runs):<4} {med:>18}")
-    print(f"largest overrun of the budget: {overrun * 1000:.1f} ms")
+    if solved_nodes:
+        rate = sum(solved_nodes) / max(1e-9, sum(solved_cpu))
+        print(
+            f"solved: median {statistics.median(solved_nodes)} nodes, {rate:,.0f} nodes per CPU s"
+        )
+    if nodes:
+        print(f"(limited to {nodes} nodes, not by the clock)")
+        return
+    print(f"largest overrun of the budget: {overrun * 1000:.1f} ms (wall clock)")
+    print(f"CPU time / wall time while searching: {sum(cpus) / max(1e-9, sum(walls)):.0%}")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
 def main() -> None:
@@ -122,6 +146,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="1x1,2x1,3x1,4x1,2x2,3x2,4x2,3x3")
     parser.add_argument("--midgame", type=int, default=44, help="5 x 5 positions to try (0: none)")
     parser.add_argument("--budget", type=float, default=2.0)
+    parser.add_argument("--drawn", type=int, default=20, help="fewest edges drawn (of 60)")
+    parser.add_argument("--nodes", type=int, help="limit by nodes instead of the clock")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -131,7 +157,7 @@ def main() -> None:
     sizes = [tuple(int(n) for n in s.split("x")) for s in args.sizes.split(",") if s]
     empty_boards(sizes)
     if args.midgame:
-        midgames(args.midgame, args.budget)
+        midgames(args.midgame, args.budget, args.drawn, args.nodes)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from dotsboxes.guide.exercises import BY_SLUG, next_exercise
 from tests.browser.conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -41,7 +42,7 @@ def test_a_learner_reads_the_rules_opens_a_study_and_solves_an_exercise(
     expect(page.locator(".diagram .highlight[data-edge='e3-e4']")).to_have_count(1)
     screenshot("exercise")
     page.get_by_role("link", name="Next exercise").click()
-    expect(page.locator("h1")).to_have_text("Loop first")
+    expect(page.locator("h1")).to_have_text(next_exercise(BY_SLUG["leave-two"]).title)
     page.goto(live_server.url + "/learn/practice/")
     expect(page.get_by_text("Solved 1 of")).to_be_visible()
 

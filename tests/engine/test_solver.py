@@ -164,7 +164,7 @@ def test_an_unfinished_search_returns_none_within_its_budget():
     solver.clear_cache()
     start = time.perf_counter()
     assert solve(Board(5, 5), budget=0.05) is None
-    assert time.perf_counter() - start < 0.5  # generous: the machine is shared
+    assert time.perf_counter() - start < 1.0  # generous: the machine may be shared
     assert solve(Board(5, 5), max_nodes=500) is None
     assert move_values(Board(5, 5), budget=0.02) is None
     assert value(Board(5, 5), budget=0.02) is None

@@ -19,13 +19,6 @@ from .conftest import ALICE, play, wait_for
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
 def moves_of(game: Game) -> list[tuple[str, str, bool]]:
     return list(game.moves.order_by("ply").values_list("edge", "side", "by_computer"))
 
@@ -80,7 +73,7 @@ def test_an_answer_for_an_old_version_is_dropped():
         actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
     )
     # Claim the version the computer would think about, so nothing starts by itself.
-    cache.add(f"computer:{game.pk}:{game.version + 1}", 1)
+    cache.add(computer.claim_key(game.pk, game.version + 1), 1)
     game = play(game, "a1-b1")
     services.game_undo(game=game, version=game.version, actor=ALICE)
     assert (
@@ -95,10 +88,11 @@ def test_a_game_left_waiting_for_the_computer_resumes_when_ensured():
     game = services.game_create(
         actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
     )
-    cache.add(f"computer:{game.pk}:{game.version + 1}", 1)
+    cache.add(computer.claim_key(game.pk, game.version + 1), 1)
     game = play(game, "a1-b1")
     assert game.moves.count() == 1
-    cache.clear()  # the restart forgets every claim
+    # The restart: the claim is gone (it expires shortly after the longest think).
+    cache.delete(computer.claim_key(game.pk, game.version))
     future = computer.ensure(game, game.board())
     assert future is not None
     assert future.result(timeout=15) == 1
@@ -128,3 +122,16 @@ def test_the_engine_failing_falls_back_to_a_cheaper_level(monkeypatch):
     monkeypatch.setattr(computer.pool, "submit", broken)
     edge = computer.think(board, level=players.DEFAULT_LEVEL, seed=1)
     assert not board.is_drawn(edge)
+
+
+def test_a_hint_still_comes_when_the_engine_pool_fails(monkeypatch):
+    from dotsboxes.games import hints
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("pool is down")
+
+    monkeypatch.setattr(hints.pool, "submit", broken)
+    board = Board(2, 2)
+    board.play("a1-b1")
+    hint = hints.recommend(board)
+    assert not board.is_drawn(hint.edge) and hint.reason

@@ -141,3 +141,15 @@ def test_drawing_a_box_side_by_side_then_naming_owner_and_next_player(alice):
     assert alice.session[SESSION_KEY][slug] == {"attempts": 2, "solved": True, "first_try": False}
     html = answer(alice, slug, reset="1").content.decode()
     assert "Blue draws next. 4 sides of the left box still to draw." in html
+
+
+def test_progress_made_before_signing_in_joins_the_account(alice):
+    answer(alice, "close-a-box", edge="b1-b2")
+    user = get_user_model().objects.create_user("erin", password="pw-for-tests-only")
+    alice.force_login(user)  # signing in keeps the session's data
+    alice.get(reverse("guide:practice"))
+    row = ExerciseProgress.objects.get(user=user, exercise="close-a-box")
+    assert (row.attempts, row.solved, row.first_try) == (1, True, True)
+    other_device = Client()
+    other_device.force_login(user)
+    assert "Solved 1 of" in other_device.get(reverse("guide:practice")).content.decode()
