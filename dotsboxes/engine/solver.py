@@ -17,18 +17,25 @@ solve(b).value``.
 
 How it searches
 ---------------
-Negamax alpha-beta over the drawn-edge bitmask with a transposition table of
-value bounds keyed by the position's canonical image under the board's
-symmetries, plus the theory of the game, each shortcut checked against a plain
-brute force in ``tests/engine/test_solver.py``:
+MTD(f): null-window negamax alpha-beta over the drawn-edge bitmask, with a
+transposition table of value bounds shared by every call in the process, plus
+the theory of the game, each shortcut checked against a plain brute force in
+``tests/engine/test_solver.py``:
 
 * A capturable box whose capture hands nothing over is taken at once.
 * When boxes are offered in a chain, only two lines matter: take them all, or
   take all but the last two (four in a loop) and decline with the
-  double-dealing move.  With several offers at once, one is taken first.
+  double-dealing move.  With several offers at once, one is taken first (and
+  which one is searched).
+* A chain or loop is sacrificed at one spot only: wherever it is opened, the
+  same edges end up drawn, and opening it at its end (a two-chain in its
+  middle) leaves the opponent no more choice than anywhere else.
 * A position where every remaining box has exactly two sides drawn is a
   simple loony endgame of independent chains and loops: valued by the
   chain-and-loop recursion of Berlekamp's theory, without search.
+* The table knows a position by its strings-and-coins shape, as far as that
+  is cheap: the board's symmetries, a corner's two outer sides as one, and
+  every chain or loop reduced to its length and the boxes its ends meet.
 """
 
 from __future__ import annotations
