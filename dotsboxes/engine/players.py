@@ -39,7 +39,7 @@ from types import ModuleType
 from dotsboxes.rules import Board, Edge
 
 from . import search as _search
-from .analysis import Analysis, analyse
+from .analysis import Analysis, analyse, arrays, raw_components
 
 LEVELS = ("beginner", "casual", "club", "expert", "master")
 DEFAULT_LEVEL = "casual"
@@ -125,8 +125,8 @@ def choose(
 
 
 def _deadline(start: float, budget: float) -> float:
-    """The safety-net deadline: 90 % of the budget, less a little slack."""
-    return start + max(0.0, budget * 0.9 - _SLACK)
+    """The safety-net deadline: 80 % of the budget, less a little slack."""
+    return start + max(0.0, budget * 0.8 - _SLACK)
 
 
 @contextmanager
@@ -169,31 +169,16 @@ def _casual(board: Board, rng: random.Random) -> Edge:
     safe = [e for e in moves if _is_safe(board, e)]
     if safe:
         return rng.choice(safe)
-    # Every edge gives boxes away: give the fewest (counted by greedy capture).
-    costs = {e: _gift(board, e) for e in moves}
-    least = min(costs.values())
-    return rng.choice([e for e in moves if costs[e] == least])
+    # Every edge gives boxes away: hand out the smallest chain or loop.
+    g, drawn, sides = arrays(board)
+    components = raw_components(g, drawn, sides)
+    least = min(c.length for c in components)
+    smallest = [c for c in components if c.length == least]
+    return g.edges[_search._Searcher.opening_move(rng.choice(smallest))]
 
 
 def _is_safe(board: Board, edge: Edge) -> bool:
     return all(board.sides(box) < 2 for box in board.edge_boxes(edge))
-
-
-def _gift(board: Board, edge: Edge) -> int:
-    """How many boxes the opponent takes greedily after ``edge``."""
-    board.push(edge)
-    before = board.scores[board.turn]
-    pushed = 0
-    while True:
-        take = next((e for e in board.legal_moves if board.claims(e)), None)
-        if take is None:
-            break
-        board.push(take)
-        pushed += 1
-    gained = board.scores[board.turn] - before if pushed else 0
-    for _ in range(pushed + 1):
-        board.pop()
-    return gained
 
 
 # -- the searching levels ---------------------------------------------------------

@@ -201,7 +201,7 @@ class _Searcher:
             raise _Abort
         if (
             self.deadline is not None
-            and not self.nodes & 63
+            and not self.nodes & 31
             and time.perf_counter() > self.deadline
         ):
             raise _Abort

@@ -17,18 +17,25 @@ solve(b).value``.
 
 How it searches
 ---------------
-Negamax alpha-beta over the drawn-edge bitmask with a transposition table of
-value bounds keyed by the position's canonical image under the board's
-symmetries, plus the theory of the game, each shortcut checked against a plain
-brute force in ``tests/engine/test_solver.py``:
+MTD(f): null-window negamax alpha-beta over the drawn-edge bitmask, with a
+transposition table of value bounds shared by every call in the process, plus
+the theory of the game, each shortcut checked against a plain brute force in
+``tests/engine/test_solver.py``:
 
 * A capturable box whose capture hands nothing over is taken at once.
 * When boxes are offered in a chain, only two lines matter: take them all, or
   take all but the last two (four in a loop) and decline with the
-  double-dealing move.  With several offers at once, one is taken first.
+  double-dealing move.  With several offers at once, one is taken first (and
+  which one is searched).
+* A chain or loop is sacrificed at one spot only: wherever it is opened, the
+  same edges end up drawn, and opening it at its end (a two-chain in its
+  middle) leaves the opponent no more choice than anywhere else.
 * A position where every remaining box has exactly two sides drawn is a
   simple loony endgame of independent chains and loops: valued by the
   chain-and-loop recursion of Berlekamp's theory, without search.
+* The table knows a position by its strings-and-coins shape, as far as that
+  is cheap: the board's symmetries, a corner's two outer sides as one, and
+  every chain or loop reduced to its length and the boxes its ends meet.
 """
 
 from __future__ import annotations
@@ -315,7 +322,7 @@ class _Search:
         # Wherever it is opened, the opponent ends up taking all of it or all but the
         # last two (four), leaving the same edges drawn, so one opening per chain or
         # loop is enough: its end (a two-chain in its middle, which leaves the
-        # opponent no decline).  Short sacrifices first: they are the ones that pay.
+        # opponent no decline).  Shortest first.
         chains.sort(key=lambda c: (c[1], c[0]))
         openings = tuple(c[2] for c in chains)
         if not chains:
@@ -383,7 +390,12 @@ class _Search:
         moves = _bits_of(safe)
         history = self.history
         moves.sort(key=history.__getitem__, reverse=True)
-        moves.extend(openings)
+        if openings:
+            # The cheapest sacrifice first, then the safe moves, then the other
+            # sacrifices: giving a box or two away to pass the turn is so often the
+            # refutation that trying it first halves the nodes on 3 x 3 (measured).
+            moves.insert(0, openings[0])
+            moves.extend(openings[1:])
         if hint >= 0 and hint in moves:
             # The move that was best (or cut off) here before goes first.
             moves.remove(hint)

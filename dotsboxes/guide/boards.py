@@ -53,7 +53,6 @@ def clickable(
     *,
     highlight: Iterable[Edge | str] = (),
     title: str | None = None,
-    disabled: bool = False,
     only: Iterable[Edge | str] | None = None,
 ) -> SafeString:
     """The board with a submit button on every undrawn edge (``name="edge"``).
@@ -75,9 +74,8 @@ def clickable(
         rows.append((kind, str(edge), style, str(edge)))
     buttons = format_html_join(
         "",
-        '<button type="submit" class="pick pick-{}" name="edge" value="{}" style="{}"'
-        + (" disabled" if disabled else "")
-        + '><span class="visually-hidden">Draw {}</span></button>',
+        '<button type="submit" class="pick pick-{}" name="edge" value="{}" style="{}">'
+        '<span class="visually-hidden">Draw {}</span></button>',
         rows,
     )
     picture = diagram(board, highlight=highlight, title=title)

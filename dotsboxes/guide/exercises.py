@@ -24,7 +24,7 @@ from dotsboxes.rules import Board, Edge, parse_record
 from .positions import from_picture
 
 TRACKS = (
-    ("rules", "The rules", "Close boxes, count claims, say who moves next."),
+    ("rules", "The rules", "Draw and close boxes, count claims, say who owns a box and who moves."),
     ("control", "Keeping control", "Compare candidate moves and find the one that keeps control."),
     ("replay", "Replays", "Step through a real game and fix the move that opened a chain."),
 )
