@@ -93,7 +93,15 @@ TEMPLATES = [
 # -- database -----------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # No persistent connections: under ASGI every request runs in a thread of its
+    # own, so a kept-open connection is never reused and piles up until PostgreSQL
+    # refuses new clients (Django's documented advice for ASGI).  Put PgBouncer in
+    # front of PostgreSQL for pooling.
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0)
+        )
+    }
 else:
     DATABASES = {
         "default": {
@@ -116,7 +124,15 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_PREFIX", "asgi")},
+            "CONFIG": {
+                # redis-py's default 5 s socket timeout equals channels-redis's 5 s
+                # BZPOPMIN: on a busy host the read times out and kills the consumer.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                # A slow socket must not stall the group: drop (clients resync by version).
+                "capacity": 500,
+                "expiry": 30,
+            },
         }
     }
     CACHES = {

@@ -7,12 +7,14 @@ origins are refused at the handshake by ``AllowedHostsOriginValidator``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
-from . import presence
+from . import presence, push
 from .identity import viewer_from_scope
 from .push import LOBBY_GROUP
 
@@ -58,6 +60,7 @@ class RoomConsumer(PushOnlyConsumer):
             return
         self.registered = True
         await self.accept()
+        schedule_presence_push(found[0])
         # Tell the page the current version at once, so it re-fetches if it missed anything
         # between rendering and subscribing.
         version = await _db(_version)(self.public_id)
@@ -66,7 +69,9 @@ class RoomConsumer(PushOnlyConsumer):
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "registered", False):
-            await _db(presence.connection_close)(channel_name=self.channel_name)
+            room_id = await _db(presence.connection_close)(channel_name=self.channel_name)
+            if room_id is not None:
+                schedule_presence_push(room_id)
 
 
 class LobbyConsumer(PushOnlyConsumer):
@@ -78,6 +83,29 @@ class LobbyConsumer(PushOnlyConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+
+_pending: dict[int, asyncio.TimerHandle] = {}
+
+
+def schedule_presence_push(room_id: int) -> None:
+    """Push the room's presence shortly, once for every arrival and departure meanwhile.
+
+    Without this, each of n spectators joining re-renders the room for all the
+    others: n squared work when a crowd arrives."""
+    if room_id in _pending:
+        return
+    delay = float(getattr(settings, "ROOMS_PRESENCE_PUSH_DELAY", 0.5))
+    loop = asyncio.get_running_loop()
+    _pending[room_id] = loop.call_later(delay, lambda: loop.create_task(_push_presence(room_id)))
+
+
+async def _push_presence(room_id: int) -> None:
+    _pending.pop(room_id, None)
+    try:
+        await _db(push.send_room)(room_id, "presence")
+    except Exception:
+        logger.exception("presence push for room %s failed", room_id)
 
 
 def _version(public_id: str) -> int:

@@ -65,20 +65,22 @@ def connection_open(*, public_id: str, channel_name: str, viewer: Viewer) -> tup
             room.save(update_fields=[f"{side}_away_deadline", f"{side}_standin"])
             if was_standin:
                 log_line(room, f"{room.game.name_of(Side(side))} is back and plays again.")
-        push.room_after_commit(room.pk, kind="presence")
+    # The caller pushes presence (coalesced: a crowd arriving is one push, not one each).
     return room.pk, side
 
 
-def connection_close(*, channel_name: str) -> None:
-    """Forget a socket; start the away countdown if it was a player's last one."""
+def connection_close(*, channel_name: str) -> int | None:
+    """Forget a socket; start the away countdown if it was a player's last one.
+
+    Returns the room's id (the caller pushes presence), or None if unknown."""
     with transaction.atomic():
         conn = Connection.objects.filter(channel_name=channel_name).first()
         if conn is None:
-            return
+            return None
         room = Room.objects.select_for_update().select_related("game").get(pk=conn.room_id)
         conn.delete()
         _after_leaving(room, {conn.side} - {""})
-        push.room_after_commit(room.pk, kind="presence")
+    return room.pk
 
 
 def _after_leaving(room: Room, sides: set[str]) -> None:

@@ -10,6 +10,7 @@ still roll back.
 from __future__ import annotations
 
 import logging
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -48,13 +49,29 @@ def _send(group: str, html: str) -> None:
         logger.exception("push to %s failed", group)
 
 
+# The last "game" push rendered in this thread, so the request that caused it can
+# answer with the same fragments instead of rendering them a second time.
+_last = threading.local()
+
+
 def send_room(room_id: int, kind: str = "game") -> None:
     """Render the room as it is now and push it to its group."""
     from .models import Room
 
     room = Room.objects.select_related("game").filter(pk=room_id).first()
     if room is not None:
-        _send(room.group, render_room(room, kind))
+        html = render_room(room, kind)
+        if kind == "game":
+            _last.render = (room_id, room.game.version, html)
+        _send(room.group, html)
+
+
+def rendered_for(room: object) -> str:
+    """The room's fragments: the push just sent from this thread if it is current."""
+    last = getattr(_last, "render", None)
+    if last is not None and last[0] == room.pk and last[1] == room.game.version:
+        return last[2]
+    return render_room(room)
 
 
 def room_after_commit(room_id: int, kind: str = "game") -> None:

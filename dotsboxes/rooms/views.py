@@ -22,7 +22,7 @@ from .forms import CreateRoomForm, JoinForm
 from .identity import NAME_KEY, Viewer, ensure_token, seat_of, viewer_from_request
 from .models import Room
 from .presenters import lobby_rooms, room_view
-from .push import render_room
+from .push import render_room, rendered_for
 
 
 def _room(public_id: str) -> Room:
@@ -134,7 +134,7 @@ def _act(
             return HttpResponseClientRedirect(target.get_absolute_url())
         return redirect(target)
     if request.htmx:
-        return HttpResponse(render_room(_room(public_id)))
+        return HttpResponse(rendered_for(_room(public_id)))
     return redirect(room)
 
 

@@ -1,0 +1,349 @@
+"""Benchmark of online rooms: real Daphne servers, real WebSockets (a script, not a test).
+
+    python tests/bench/rooms.py                                   # 200 games x 10 spectators
+    python tests/bench/rooms.py --games 20 --spectators 3 --moves 10   # a quick look
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/db_rooms_bench \\
+    REDIS_URL=redis://127.0.0.1:6379/5 python tests/bench/rooms.py --processes 2
+
+Starts ``--processes`` Daphne servers (PostgreSQL + channels-redis when
+``DATABASE_URL``/``REDIS_URL`` are set; a SQLite file and, with one process, the
+in-memory layer otherwise), opens ``--games`` rooms with two players each and
+``--spectators`` anonymous spectators per room, spread over the servers, then
+has every game draw ``--moves`` edges, one every ``--pace`` seconds (jittered).
+For each move it measures the time from sending the POST to the push with the
+new version arriving at the opponent and at each spectator, and counts version
+gaps (a push that skips a version) and pushes that never arrived.  The client
+runs on the same machine as the servers: on a shared 2-core box the numbers
+include its own CPU use, so read them as an upper bound.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import aiohttp  # noqa: E402
+
+from dotsboxes.rules import Board  # noqa: E402
+
+CONNECTING = asyncio.Semaphore(50)  # sockets opening at once (a crowd, not a stampede)
+VERSION_RE = re.compile(r'data-version="(\d+)" data-kind="(\w+)"')
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
+
+
+def start_servers(args: argparse.Namespace, tmp: Path) -> tuple[list[subprocess.Popen], str]:
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env.update(
+        DJANGO_SETTINGS_MODULE="dotsboxes.settings",
+        DEBUG="1",
+        LOG_LEVEL="WARNING",
+        CHANNEL_PREFIX=f"bench-{uuid.uuid4().hex[:6]}",
+        ROOMS_CHAT_BURST="1000",
+    )
+    if not env.get("DATABASE_URL"):
+        env["SQLITE_PATH"] = str(tmp / "bench.sqlite3")
+    if args.processes > 1 and not env.get("REDIS_URL"):
+        sys.exit("several processes need a shared channel layer: set REDIS_URL")
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    layer = "channels-redis" if env.get("REDIS_URL") else "in-memory"
+    db = "PostgreSQL" if env.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
+    procs = []
+    for i in range(args.processes):
+        log = open(Path(tempfile.gettempdir()) / f"rooms-bench-daphne-{i}.log", "w")  # noqa: SIM115
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "-v",
+                    "0",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(args.port + i),
+                    "dotsboxes.asgi:application",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+    return procs, f"{args.processes} Daphne process(es), {layer} layer, {db}"
+
+
+async def wait_up(session: aiohttp.ClientSession, base: str) -> None:
+    for _ in range(300):
+        try:
+            async with session.get(base + "/healthz") as r:
+                if r.status == 200:
+                    return
+        except aiohttp.ClientError:
+            pass
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"{base} did not start")
+
+
+class Player:
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.cookies: dict[str, str] = {}
+
+    def headers(self, **extra: str) -> dict[str, str]:
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        return {"Cookie": cookie, "X-CSRFToken": self.cookies.get("csrftoken", ""), **extra}
+
+    def keep(self, response: aiohttp.ClientResponse) -> None:
+        for name, morsel in response.cookies.items():
+            self.cookies[name] = morsel.value
+
+    async def post(self, session, path: str, data: dict, **headers: str):
+        async with session.post(
+            self.base + path, data=data, headers=self.headers(**headers), allow_redirects=False
+        ) as r:
+            self.keep(r)
+            return r.status, r.headers.get("Location", ""), await r.text()
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.sent: dict[tuple[int, int], float] = {}  # (game, version) -> POST start
+        self.mover: dict[tuple[int, int], str] = {}  # (game, version) -> "blue"/"red"
+        self.opponent: list[float] = []
+        self.spectator: list[float] = []
+        self.gaps = 0
+        self.seen: dict[tuple[int, str], set[int]] = defaultdict(set)
+        self.errors: list[str] = []
+
+
+async def listen(
+    session,
+    base: str,
+    public_id: str,
+    game: int,
+    role: str,
+    stats: Stats,
+    ready: asyncio.Event,
+    cookies: str = "",
+) -> None:
+    url = base.replace("http", "ws") + f"/ws/rooms/{public_id}/"
+    headers = {"Origin": base, **({"Cookie": cookies} if cookies else {})}
+    key = (game, f"{role}-{uuid.uuid4().hex[:6]}")
+    try:
+        async with CONNECTING:
+            ws = await session.ws_connect(url, headers=headers, max_msg_size=0)
+    except (TimeoutError, aiohttp.ClientError) as exc:
+        stats.errors.append(f"socket: {exc!r}")
+        ready.set()
+        return
+    await _receive(ws, key, game, role, stats, ready)
+
+
+async def _receive(ws, key, game, role, stats, ready) -> None:
+    last = None
+    async with ws:
+        stats.seen[key] = set()
+        ready.set()
+        async for msg in ws:
+            now = time.perf_counter()
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            match = VERSION_RE.search(msg.data, 0, 400)
+            if not match:
+                continue
+            version, kind = int(match[1]), match[2]
+            if kind == "hello":
+                last = version
+                continue
+            if kind != "game":
+                continue
+            if last is not None and version > last + 1:
+                stats.gaps += 1
+            last = max(last or 0, version)
+            stats.seen[key].add(version)
+            started = stats.sent.get((game, version))
+            if started is None:
+                continue
+            if role == "spectator":
+                stats.spectator.append(now - started)
+            elif role != stats.mover.get((game, version)):
+                stats.opponent.append(now - started)
+
+
+async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
+    stats = Stats()
+    timeout = aiohttp.ClientTimeout(total=60)
+    connector = aiohttp.TCPConnector(limit=200)
+    async with aiohttp.ClientSession(
+        cookie_jar=aiohttp.DummyCookieJar(), timeout=timeout, connector=connector
+    ) as session:
+        for base in bases:
+            await wait_up(session, base)
+        games = []
+        sem = asyncio.Semaphore(20)
+
+        async def open_game(i: int):
+            async with sem:
+                host, guest = Player(bases[i % len(bases)]), Player(bases[(i + 1) % len(bases)])
+                for p in (host, guest):
+                    async with session.get(p.base + "/rooms/", headers=p.headers()) as r:
+                        p.keep(r)
+                form = {
+                    "width": 5,
+                    "height": 5,
+                    "side": "blue",
+                    "timer": 0,
+                    "visibility": "public",
+                    "name": f"Host {i}",
+                }
+                status, location, _ = await host.post(session, "/rooms/new", form)
+                assert status == 302, status
+                status, _, _ = await guest.post(session, location + "join", {"name": f"Guest {i}"})
+                assert status == 302, status
+                async with session.get(host.base + location, headers=host.headers()) as r:
+                    version = int(re.search(r'data-version="(\d+)"', await r.text())[1])
+                return i, location.strip("/").split("/")[-1], location, host, guest, version
+
+        t0 = time.perf_counter()
+        games = await asyncio.gather(*(open_game(i) for i in range(args.games)))
+        print(f"opened {len(games)} rooms in {time.perf_counter() - t0:.1f} s", flush=True)
+
+        listeners, readies = [], []
+        for i, public_id, _, host, guest, _version in games:
+            for role, player in (("blue", host), ("red", guest)):
+                ev = asyncio.Event()
+                readies.append(ev)
+                cookie = "; ".join(f"{k}={v}" for k, v in player.cookies.items())
+                listeners.append(
+                    asyncio.create_task(
+                        listen(session, player.base, public_id, i, role, stats, ev, cookie)
+                    )
+                )
+            for s in range(args.spectators):
+                ev = asyncio.Event()
+                readies.append(ev)
+                base = bases[(i + s) % len(bases)]
+                listeners.append(
+                    asyncio.create_task(listen(session, base, public_id, i, "spectator", stats, ev))
+                )
+            if len(readies) % 200 == 0:
+                await asyncio.sleep(0.05)  # do not open thousands of sockets in one burst
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in readies)), timeout=300)
+        print(f"{len(readies)} sockets open after {time.perf_counter() - t0:.1f} s", flush=True)
+        await asyncio.sleep(3)  # let presence pushes settle
+
+        async def play(i: int, _id: str, location: str, host: Player, guest: Player, version: int):
+            board = Board(5, 5)
+            rng = random.Random(i)
+            await asyncio.sleep(rng.random() * args.pace)
+            for _ in range(args.moves):
+                side = "blue" if board.turn.name == "BLUE" else "red"
+                player = host if side == "blue" else guest
+                edge = rng.choice(board.legal_moves)
+                stats.mover[(i, version + 1)] = side
+                stats.sent[(i, version + 1)] = time.perf_counter()
+                status, _, text = await player.post(
+                    session,
+                    location + "move",
+                    {"edge": str(edge), "version": version},
+                    **{"HX-Request": "true"},
+                )
+                if status != 200:
+                    stats.errors.append(f"game {i}: {status} {text[:120]}")
+                    return
+                board.play(edge)
+                version += 1
+                # The opponent's turn follows the rules; keep its role right for the push.
+                await asyncio.sleep(args.pace * (0.5 + rng.random()))
+
+        t1 = time.perf_counter()
+        await asyncio.gather(*(play(*g) for g in games))
+        await asyncio.sleep(2)  # last pushes
+        elapsed = time.perf_counter() - t1
+        for task in listeners:
+            task.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
+        stats.elapsed = elapsed  # type: ignore[attr-defined]
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--spectators", type=int, default=10)
+    parser.add_argument("--processes", type=int, default=2 if os.environ.get("REDIS_URL") else 1)
+    parser.add_argument("--moves", type=int, default=20, help="edges drawn per game")
+    parser.add_argument(
+        "--pace", type=float, default=3.0, help="mean seconds between a game's moves"
+    )
+    parser.add_argument("--port", type=int, default=8550)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        procs, setup = start_servers(args, Path(tmp))
+        try:
+            bases = [f"http://127.0.0.1:{args.port + i}" for i in range(args.processes)]
+            stats = asyncio.run(run(args, bases))
+        finally:
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                try:
+                    p.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+    report(args, setup, stats)
+
+
+def report(args: argparse.Namespace, setup: str, stats: Stats) -> None:
+    moves = len(stats.sent)
+    by_game: dict[int, set[int]] = defaultdict(set)
+    for game, version in stats.sent:
+        by_game[game].add(version)
+    missing = sum(len(by_game[game] - seen) for (game, _who), seen in stats.seen.items())
+    print(f"\n{setup}; {args.games} games x (2 players + {args.spectators} spectators)")
+    print(
+        f"{moves} moves in {stats.elapsed:.1f} s ({moves / stats.elapsed:.1f} moves/s), "
+        f"{len(stats.opponent) + len(stats.spectator)} pushes timed"
+    )
+    for line in stats.errors[:5]:
+        print("  ", line)
+    for name, values in (("opponent", stats.opponent), ("spectators", stats.spectator)):
+        if not values:
+            print(f"no push reached the {name}")
+            continue
+        ms = [v * 1000 for v in values]
+        print(
+            f"POST -> push at {name:10}: median {statistics.median(ms):7.1f} ms   "
+            f"p99 {percentile(ms, 0.99):7.1f} ms   max {max(ms):7.1f} ms   (n={len(ms)})"
+        )
+    print(
+        f"version gaps: {stats.gaps}   pushes never received: {missing}   "
+        f"errors: {len(stats.errors)}"
+    )
+    for line in stats.errors[:5]:
+        print("  ", line)
+
+
+if __name__ == "__main__":
+    main()
