@@ -68,7 +68,7 @@ HORIZON = 8
 #: The fewest nodes a club or expert search gets, however small the board.
 MIN_NODES = 2_000
 #: Seconds kept back from the budget for work around the search.
-_SLACK = 0.02
+_SLACK = 0.04
 
 _BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.1, "expert": 0.5, "master": 2.0}
 
