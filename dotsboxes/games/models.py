@@ -7,7 +7,7 @@ import secrets
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import models, transaction
 from django.urls import reverse
 
 from dotsboxes.rules import Board, Edge, Player
@@ -128,7 +128,26 @@ class Game(models.Model):
         return Board.from_key(self.start_key) if self.start_key else Board(self.width, self.height)
 
     def board(self, *, ply: int | None = None) -> Board:
-        """Replay the stored moves (the first ``ply`` of them) on the start position."""
+        """Replay the stored moves (the first ``ply`` of them) on the start position.
+
+        Outside a transaction (a page being rendered while the computer or the
+        opponent commits) the game row and its moves are two reads, and a commit
+        can land between them: the page would then show the new board with the
+        old ``version``, and its next action would be refused as stale.  So the
+        version is read again after the moves, and on a change this instance is
+        refreshed and the board rebuilt.  Every change to the moves bumps the
+        version in the same transaction, so equal versions mean a consistent pair.
+        """
+        while True:
+            board = self._replay(ply)
+            if ply is not None or self.pk is None or transaction.get_connection().in_atomic_block:
+                return board
+            current = Game.objects.filter(pk=self.pk).values_list("version", flat=True).first()
+            if current is None or current == self.version:
+                return board
+            self.refresh_from_db()
+
+    def _replay(self, ply: int | None) -> Board:
         board = self.start_board()
         moves = self.moves.order_by("ply").values_list("edge", flat=True)
         if ply is not None:

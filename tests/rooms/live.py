@@ -1,10 +1,10 @@
 """Real ASGI servers for tests: Daphne in subprocesses, sharing one database.
 
-The pytest-django test database is used when it is PostgreSQL (tests that use
-these servers must be ``transactional_db`` so both sides see committed rows and
-the tables are flushed afterwards).  On SQLite the test database lives in
-memory, which no subprocess can open, so the servers get a migrated SQLite
-*file* of their own and the test talks to them only over HTTP and WebSockets.
+The servers get a freshly migrated database of their own (a SQLite file, or a
+new PostgreSQL database beside the test database, dropped afterwards) and the
+tests talk to them only over HTTP and WebSockets.  Sharing pytest-django's test
+database does not work: its flush after each test (TRUNCATE of every table)
+deadlocks with the servers' room clock, which keeps locking rows meanwhile.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) ->
 
 
 def server_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    """Environment for server subprocesses that share this test's database and layer."""
+    """Environment for server subprocesses: their own fresh database, this test's layer."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
         DJANGO_SETTINGS_MODULE="dotsboxes.settings",
@@ -59,22 +59,34 @@ def server_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     )
     if connection.vendor == "postgresql":
         db = connection.settings_dict
-        env["DATABASE_URL"] = (
+        server = (
             f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST'] or '127.0.0.1'}:"
-            f"{db['PORT'] or 5432}/{db['NAME']}"
+            f"{db['PORT'] or 5432}"
         )
+        name = f"{db['NAME']}_live_{uuid.uuid4().hex[:8]}"
+        _admin(server, f'CREATE DATABASE "{name}"')
+        env["LIVE_PG_SERVER"], env["LIVE_PG_DB"] = server, name
+        env["DATABASE_URL"] = f"{server}/{name}"
     else:
         env.pop("DATABASE_URL", None)
         env["SQLITE_PATH"] = str(tmp_path / "live.sqlite3")
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-            timeout=180,
-        )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=180,
+    )
     env.update(extra)
     return env
+
+
+def _admin(server: str, sql: str) -> None:
+    """Run one statement on the maintenance database (CREATE/DROP DATABASE need autocommit)."""
+    import psycopg
+
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(sql)
 
 
 @contextmanager
@@ -117,3 +129,7 @@ def daphne_servers(env: dict[str, str], ports: list[int]) -> Iterator[list[str]]
                 process.kill()
         for log in logs:
             log.close()
+        if env.get("LIVE_PG_DB"):
+            _admin(
+                env["LIVE_PG_SERVER"], f'DROP DATABASE IF EXISTS "{env["LIVE_PG_DB"]}" WITH (FORCE)'
+            )
