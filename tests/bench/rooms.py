@@ -194,7 +194,9 @@ async def _receive(ws, key, game, role, stats, ready) -> None:
 async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
     stats = Stats()
     timeout = aiohttp.ClientTimeout(total=60)
-    connector = aiohttp.TCPConnector(limit=200)
+    # No pool limit: every WebSocket holds its connection for the whole run, and a
+    # limit would leave later sockets queued for a free slot forever.
+    connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(
         cookie_jar=aiohttp.DummyCookieJar(), timeout=timeout, connector=connector
     ) as session:
