@@ -28,6 +28,9 @@ def new_game(page: Page, base: str, *, mode: str, size: str, side: str = "blue")
         page.get_by_label(re.compile(f"{side.capitalize()}: ")).check()
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#game")).to_be_visible()
+    # The board's clicks are wired by deferred scripts: a click before the load
+    # event can land on a board that does not listen yet (seen once under load).
+    page.wait_for_load_state("load")
     public_id = page.url.rstrip("/").split("/")[-1]
     return Game.objects.get(public_id=public_id)
 
