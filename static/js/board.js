@@ -101,7 +101,30 @@
     });
   });
 
-  // Replay: arrow keys step through the game unless the user is typing.
+  // Replay: arrow keys step through the game unless the user is typing.  While
+  // one step is on its way the next key waits for it to settle, then follows the
+  // new position's links: a quick key press is never lost or sent to a stale link.
+  var replayBusy = false, replayQueued = null;
+  function replayStep(name) {
+    var replay = document.getElementById("replay");
+    var link = replay && replay.querySelector('[data-nav="' + name + '"]');
+    if (!link) return false;
+    // A step that never settles (a lost response) stops holding keys after 3 s.
+    if (replayBusy && window.htmx && Date.now() - replayBusy < 3000) { replayQueued = name; return true; }
+    replayBusy = window.htmx ? Date.now() : false;
+    link.click();
+    return true;
+  }
+  function replaySettled(event) {
+    if (!replayBusy) return;
+    replayBusy = false;
+    var next = replayQueued;
+    replayQueued = null;
+    if (next) replayStep(next);
+  }
+  document.addEventListener("htmx:afterSettle", replaySettled);
+  document.addEventListener("htmx:responseError", replaySettled);
+  document.addEventListener("htmx:sendError", replaySettled);
   function replayKeys(event) {
     var replay = document.getElementById("replay");
     if (!replay || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -114,8 +137,7 @@
       End: "last",
     }[event.key];
     if (!name) return;
-    var link = replay.querySelector('[data-nav="' + name + '"]');
-    if (link) { event.preventDefault(); link.click(); }
+    if (replayStep(name)) event.preventDefault();
   }
 
   function init(root) {

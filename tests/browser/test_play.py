@@ -123,6 +123,10 @@ def test_hint_undo_and_replay_to_the_start_and_back(live_server, page, screensho
     expect(page.locator(".replay-pos")).to_have_text(f"Edge {total} of {total}")
     page.keyboard.press("Home")
     expect(page.locator(".replay-pos")).to_have_text(f"Edge 0 of {total}")
+    # Keys pressed faster than the server answers are queued, not lost.
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".replay-pos")).to_have_text(f"Edge 2 of {total}")
     page.get_by_role("link", name="Last").click()
     expect(page.locator("#replay .edge.drawn")).to_have_count(total)
     screenshot("replay")
