@@ -48,7 +48,7 @@ DEFAULT_LEVEL = "casual"
 #: reference machine manages, so a search normally ends well inside its budget.
 NODE_RATE = 20_000
 #: Solver nodes per second of budget (same margin).
-SOLVER_RATE = 40_000
+SOLVER_RATE = 60_000
 #: Share of the master's budget offered to the solver when it may finish.
 SOLVER_SHARE = 0.6
 #: The master tries the solver with at most this many safe edges left, or at
@@ -58,19 +58,29 @@ SOLVER_SAFE_EDGES = 10
 SOLVER_EDGES = 30
 #: How many equally good moves the master compares for the opponent's chances to err.
 MAX_TRAPS = 8
-#: Depth limits of the club's and the expert's searches in the middle game
-#: (the master's is unlimited)...
-CLUB_DEPTH = 1
-EXPERT_DEPTH = 3
-#: ... until at most this many safe edges are left: then they search as deep as
-#: their budgets allow, to see the end of the safe phase.
-HORIZON = 8
-#: The fewest nodes a club or expert search gets, however small the board.
-MIN_NODES = 2_000
-#: Seconds kept back from the budget for work around the search.
-_SLACK = 0.04
+#: How the club and the expert search: the depth limit in the middle game,
+#: the number of safe edges left at or below which they search as deep as
+#: their budgets allow instead (to see the end of the safe phase), and the
+#: random completions of the safe phase that value each leaf (0: the static
+#: chain-parity estimate; see :meth:`.search._Searcher.completion_value`).
+STYLE = {
+    "club": (1, 0, 4),
+    "expert": (64, 64, 8),
+}
+#: The master's leaf completions.
+MASTER_PLAYOUTS = 8
+#: Seconds kept back from the budget for the work after a search is stopped
+#: (unwinding, building the answer): the clock is read every 32 nodes, well
+#: under a millisecond apart.
+_SLACK = 0.005
+#: The hard stop fires at this share of the budget (less the slack), so that
+#: a move stays inside its budget plus 10 % even when the machine is loaded.
+_HARD_STOP = 0.9
 
 _BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.1, "expert": 0.5, "master": 2.0}
+#: The smallest default budget of a searching level, whatever the board: on a
+#: small board a search needs a few hundred nodes to see the end of the game.
+_MIN_BUDGET = {"club": 0.05, "expert": 0.1, "master": 0.25}
 
 
 def default_budget(level: str, board: Board) -> float:
@@ -85,7 +95,7 @@ def default_budget(level: str, board: Board) -> float:
     if level in ("beginner", "casual"):
         return base
     scale = min(2.0, max(0.1, (len(board.edges) / 60) ** 2))
-    return round(base * scale, 3)
+    return max(_MIN_BUDGET[level], round(base * scale, 3))
 
 
 def choose(
@@ -116,17 +126,22 @@ def choose(
         return _casual(board, rng)
     deadline = _deadline(start, budget)
     with _no_gc():
-        if level in ("club", "expert"):
-            safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
-            depth = CLUB_DEPTH if level == "club" else EXPERT_DEPTH
-            depth = depth if safe > HORIZON else 64
-            return _searched(board, budget, deadline, seed, max_depth=depth)
+        if level in STYLE:
+            depth, horizon, playouts = STYLE[level]
+            if depth < 64 and sum(1 for e in board.legal_moves if _is_safe(board, e)) <= horizon:
+                depth = 64
+            return _searched(board, budget, deadline, seed, max_depth=depth, playouts=playouts)
         return _master(board, budget, deadline, seed)[0]
 
 
 def _deadline(start: float, budget: float) -> float:
-    """The safety-net deadline: 80 % of the budget, less a little slack."""
-    return start + max(0.0, budget * 0.8 - _SLACK)
+    """The hard stop: 90 % of the budget less a little slack (never under half).
+
+    Node limits (:data:`NODE_RATE`) decide the move and normally end a search
+    near a third of its budget; this clock only cuts a search short on an
+    overloaded machine, where it trades determinism for the time limit.
+    """
+    return start + max(budget * 0.5, budget * _HARD_STOP - _SLACK)
 
 
 @contextmanager
@@ -184,10 +199,17 @@ def _is_safe(board: Board, edge: Edge) -> bool:
 # -- the searching levels ---------------------------------------------------------
 
 
-def _searched(board: Board, budget: float, deadline: float, seed: int, *, max_depth: int) -> Edge:
-    nodes = max(MIN_NODES, int(budget * NODE_RATE))
+def _searched(
+    board: Board, budget: float, deadline: float, seed: int, *, max_depth: int, playouts: int
+) -> Edge:
+    nodes = max(100, int(budget * NODE_RATE))
     return _search.search(
-        board, max_nodes=nodes, deadline=deadline, seed=seed, max_depth=max_depth
+        board,
+        max_nodes=nodes,
+        deadline=deadline,
+        seed=seed,
+        max_depth=max_depth,
+        playouts=playouts,
     ).edge
 
 
@@ -226,7 +248,9 @@ def _master(
                 best = _trappiest(solver, board, best, deadline)
             return best[0], solution.value, True
     nodes = max(200, int(budget * (1 - share) * NODE_RATE))
-    result = _search.search(board, max_nodes=nodes, deadline=deadline, seed=seed)
+    result = _search.search(
+        board, max_nodes=nodes, deadline=deadline, seed=seed, playouts=MASTER_PLAYOUTS
+    )
     return result.edge, result.value, result.exact
 
 
@@ -245,12 +269,16 @@ def _trappiest(solver: ModuleType, board: Board, best: list[Edge], deadline: flo
                 continue
             left = deadline - time.perf_counter()
             values = solver.move_values(board, budget=left / 2) if left > 0 else None
+            safe = {e for e in board.legal_moves if _is_safe(board, e)}
         finally:
             board.pop()
         if values is None:
             break  # out of time: keep the order found so far
         top = max(values.values())
-        scores[edge] = sum(1 for v in values.values() if v == top) / len(values)
+        # Opponents who know a little draw safe edges while they can: the
+        # replies that count are the plausible ones.
+        plausible = [v for e, v in values.items() if e in safe] or list(values.values())
+        scores[edge] = sum(1 for v in plausible if v == top) / len(plausible)
     return sorted(best, key=lambda e: scores.get(e, 1.0))
 
 
