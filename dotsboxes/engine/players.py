@@ -5,24 +5,28 @@ beginner   takes every box it is offered, otherwise draws loosely
 casual     takes every box, never draws a third side while it can avoid
            it, and then gives away the fewest boxes it can
 club       knows chains and loops, the long-chain rule and double-dealing:
-           one ply of the chain-aware search (:mod:`.search`) in the middle
-           game, a full search once at most eight safe edges are left, and
-           exact play in simple endgames (0.1 s)
-expert     three plies in the middle game, then the full search (0.5 s)
+           one ply of the chain-aware search (:mod:`.search`), each leaf
+           valued by random completions of the safe phase (which count the
+           long chains it heads for and who must open the first), every
+           take-or-decline line seen to its end, simple endgames exact (0.1 s)
+expert     the same knowledge, searched as deep as its budget allows (0.5 s)
 master     the exact solver whenever it finishes inside the budget,
-           otherwise the full search with the rest of its 2 s
+           otherwise the expert's search with the rest of its 2 s
 =========  ==============================================================
 
 The levels differ by knowledge first (beginner, casual, club), then by how far
-they look ahead in the middle game and how much time they have (club, expert,
-master).
+they look ahead and how much time they have (club, expert, master).
 
 **Budgets and determinism.**  ``budget`` is in seconds.  Searches are limited
 by node counts derived from the budget (:data:`NODE_RATE` nodes and
-:data:`SOLVER_RATE` solver nodes per second of budget), so the same position,
-level, budget and seed always give the same edge, on any machine.  A
-wall-clock deadline at the budget is only a safety net for an overloaded
-machine: then the deepest finished iteration answers, and the move may differ.
+:data:`SOLVER_RATE` solver nodes per second of budget, about half of what one
+core of the reference machine manages), so the same position, level, budget
+and seed always give the same edge, on any machine.  A wall-clock hard stop
+at 90 % of the budget is the safety net for an overloaded machine: the
+searches read the clock every 32 nodes and then answer with the deepest
+finished iteration, so the move may differ from the unloaded one; that is the
+price of never taking more than the budget plus 10 %.  ``hard_stop=False``
+leaves the node limits alone in charge.
 """
 
 from __future__ import annotations
@@ -45,9 +49,12 @@ LEVELS = ("beginner", "casual", "club", "expert", "master")
 DEFAULT_LEVEL = "casual"
 
 #: Search nodes per second of budget.  About half of what one core of the
-#: reference machine manages, so a search normally ends well inside its budget.
+#: reference machine manages (40 to 100 thousand a second, safe-phase
+#: completions counted by their work), so a search normally ends well inside
+#: its budget.
 NODE_RATE = 20_000
-#: Solver nodes per second of budget (same margin).
+#: Solver nodes per second of budget (the solver runs 80 to 130 thousand a
+#: second; it gets :data:`SOLVER_SHARE` of the budget).
 SOLVER_RATE = 60_000
 #: Share of the master's budget offered to the solver when it may finish.
 SOLVER_SHARE = 0.6
@@ -104,12 +111,17 @@ def choose(
     level: str = DEFAULT_LEVEL,
     budget: float | None = None,
     seed: int = 0,
+    hard_stop: bool = True,
 ) -> Edge:
     """The edge the computer draws next for the side to move.
 
     ``budget`` is in seconds (``None``: :func:`default_budget`); the call returns
-    within it plus 10 %.  Same board, level, budget and seed: same edge.  Raises
-    ``ValueError`` for an unknown level or a finished game.
+    within it plus 10 %.  Same board, level, budget and seed: same edge, as
+    long as the hard stop does not fire (only on an overloaded machine).
+    ``hard_stop=False`` leaves the node limits alone in charge: the same edge
+    on any machine however loaded, but no guarantee on wall time (for
+    analysis, benchmarks and tests).  Raises ``ValueError`` for an unknown
+    level or a finished game.
     """
     _check_level(level)
     if board.is_over():
@@ -124,7 +136,7 @@ def choose(
         return _beginner(board, rng)
     if level == "casual":
         return _casual(board, rng)
-    deadline = _deadline(start, budget)
+    deadline = _deadline(start, budget) if hard_stop else None
     with _no_gc():
         if level in STYLE:
             depth, horizon, playouts = STYLE[level]
@@ -200,7 +212,7 @@ def _is_safe(board: Board, edge: Edge) -> bool:
 
 
 def _searched(
-    board: Board, budget: float, deadline: float, seed: int, *, max_depth: int, playouts: int
+    board: Board, budget: float, deadline: float | None, seed: int, *, max_depth: int, playouts: int
 ) -> Edge:
     nodes = max(100, int(budget * NODE_RATE))
     return _search.search(
@@ -222,21 +234,17 @@ def _solver() -> ModuleType | None:
 
 
 def _master(
-    board: Board, budget: float, deadline: float, seed: int
+    board: Board, budget: float, deadline: float | None, seed: int
 ) -> tuple[Edge, int | None, bool]:
     """Master's move, its value if known, and whether that value is exact."""
     solver = _solver()
     share = 0.0  # of the budget spent on the solver
     if solver is not None and _worth_solving(board):
         share = SOLVER_SHARE
+        solver_nodes = max(100, int(budget * share * SOLVER_RATE))
         # A cold table: whether the solver finishes must not depend on earlier calls.
         solver.clear_cache()
-        solution = solver.solve(
-            board,
-            # The node limit decides; the clock only guards an overloaded machine.
-            budget=max(0.01, deadline - time.perf_counter()),
-            max_nodes=max(100, int(budget * share * SOLVER_RATE)),
-        )
+        solution = solver.solve(board, budget=_left(deadline), max_nodes=solver_nodes)
         if solution is not None and solution.best:
             rng = random.Random(f"{seed}:master:{board.key()}")
             captures = [e for e in solution.best if board.claims(e)]
@@ -244,8 +252,8 @@ def _master(
                 return rng.choice(captures), solution.value, True
             best = list(solution.best)
             rng.shuffle(best)
-            if len(best) > 1 and solution.nodes * 4 < budget * share * SOLVER_RATE:
-                best = _trappiest(solver, board, best, deadline)
+            if len(best) > 1 and solution.nodes * 4 < solver_nodes:
+                best = _trappiest(solver, board, best, deadline, solver_nodes // (2 * MAX_TRAPS))
             return best[0], solution.value, True
     nodes = max(200, int(budget * (1 - share) * NODE_RATE))
     result = _search.search(
@@ -254,12 +262,23 @@ def _master(
     return result.edge, result.value, result.exact
 
 
-def _trappiest(solver: ModuleType, board: Board, best: list[Edge], deadline: float) -> list[Edge]:
+def _left(deadline: float | None) -> float | None:
+    """Seconds to the hard stop (``None``: no hard stop)."""
+    return None if deadline is None else max(0.001, deadline - time.perf_counter())
+
+
+def _trappiest(
+    solver: ModuleType, board: Board, best: list[Edge], deadline: float | None, max_nodes: int
+) -> list[Edge]:
     """Equally good moves, those that leave the opponent fewest right answers first.
 
     Best play cannot do better than the value, but a fallible opponent errs
     more where few of its replies keep the value: that is how a lost
-    position is saved and a won one won by more.
+    position is saved and a won one won by more.  The replies that count are
+    the plausible ones: an opponent who knows a little draws a safe edge while
+    there is one.  Each reply position is solved within ``max_nodes`` nodes
+    (the solver's table is warm from the position itself), so the order is
+    the same on any machine unless the hard stop fires.
     """
     scores: dict[Edge, float] = {}
     for edge in best[:MAX_TRAPS]:
@@ -267,18 +286,14 @@ def _trappiest(solver: ModuleType, board: Board, best: list[Edge], deadline: flo
         try:
             if board.is_over() or board.last_claimed:
                 continue
-            left = deadline - time.perf_counter()
-            values = solver.move_values(board, budget=left / 2) if left > 0 else None
-            safe = {e for e in board.legal_moves if _is_safe(board, e)}
+            replies = solver.solve(board, budget=_left(deadline), max_nodes=max_nodes)
+            plausible = [e for e in board.legal_moves if _is_safe(board, e)] or board.legal_moves
         finally:
             board.pop()
-        if values is None:
-            break  # out of time: keep the order found so far
-        top = max(values.values())
-        # Opponents who know a little draw safe edges while they can: the
-        # replies that count are the plausible ones.
-        plausible = [v for e, v in values.items() if e in safe] or list(values.values())
-        scores[edge] = sum(1 for v in plausible if v == top) / len(plausible)
+        if replies is None:
+            break  # out of nodes or time: keep the order found so far
+        right = set(replies.best)
+        scores[edge] = sum(1 for e in plausible if e in right) / len(plausible)
     return sorted(best, key=lambda e: scores.get(e, 1.0))
 
 

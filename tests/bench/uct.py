@@ -14,16 +14,20 @@ one is offered, draw a safe edge (no third side) while there is one, else a
 random edge.  ``--plain`` makes the playouts uniformly random.
 
 Colours alternate game by game and seeds differ, so every game is a new
-game.  Both sides get ``--movetime`` seconds per move of wall time: the UCT
-player uses all of it (less a millisecond) on every move with a choice, the
-master at most that (its budget).  Prints each game, the master's wins,
-losses and ties, and both sides' seconds per move.
+game.  Both sides get ``--movetime`` seconds per move: the UCT player uses
+all of it, in CPU time so that a loaded machine does not starve it, on every
+move with a choice; the master at most that (its budget; its node limits
+assume a fraction of this machine's speed).  ``--no-hard-stop`` plays the
+master by its node limits alone, so a loaded machine cannot cut its searches
+short either.  Prints each game, the master's wins, losses and ties, and
+both sides' wall and CPU seconds per move.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import statistics
 import sys
@@ -115,17 +119,25 @@ class State:
             self.play(move if move >= 0 else rng.choice(free), offered)
 
 
+#: Simulations run by each UCT move, for the report.
+SIMULATIONS: list[int] = []
+
+
 def uct_move(board: Board, geo: Geometry, seconds: float, rng: random.Random, plain: bool) -> int:
     """The UCT player's edge index for ``board`` after ``seconds`` of simulations."""
     root_state = State(geo, board)
     if len(root_state.free) == 1:
         return root_state.free[0]
-    deadline = time.perf_counter() + seconds
+    # CPU time, not wall time: on a shared machine the opponent still gets its
+    # full share of thinking, whatever else runs.
+    deadline = time.process_time() + seconds
     # Per node: the side that moved into it (for its win count) and the side to move in it.
     root = {"move": -1, "parent": None, "children": [], "untried": root_state.free[:]}
     root.update(visits=0, wins=0.0, mover=-1, to_move=root_state.turn)
     c = 0.7
-    while time.perf_counter() < deadline:
+    sims = 0
+    while time.process_time() < deadline:
+        sims += 1
         node, state = root, root_state.copy()
         while not node["untried"] and node["children"]:
             log_n = math.log(node["visits"])
@@ -150,6 +162,7 @@ def uct_move(board: Board, geo: Geometry, seconds: float, rng: random.Random, pl
                 mine, theirs = (blue, red) if node["mover"] == 0 else (red, blue)
                 node["wins"] += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
             node = node["parent"]
+    SIMULATIONS.append(sims)
     best = max(root["children"], key=lambda ch: ch["visits"])
     return best["move"]
 
@@ -166,25 +179,38 @@ def main() -> None:
     parser.add_argument("--movetime", type=float, default=2.0, help="seconds per move, both")
     parser.add_argument("--level", default="master")
     parser.add_argument("--plain", action="store_true", help="uniformly random playouts")
+    parser.add_argument(
+        "--no-hard-stop", dest="hard_stop", action="store_false", help="node limits only"
+    )
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.split("x"))
     geo = Geometry(width, height)
     wins = losses = ties = 0
     ours: list[float] = []
     theirs: list[float] = []
+    ours_cpu: list[float] = []
+    theirs_cpu: list[float] = []
     for game in range(args.games):
         master_blue = game % 2 == 0
         ours_colour = Player.BLUE if master_blue else Player.RED
         rng = random.Random(1000 + game)
         board = Board(width, height)
         while not board.is_over():
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             if board.turn is ours_colour:
-                edge = choose(board, level=args.level, budget=args.movetime, seed=game)
+                edge = choose(
+                    board,
+                    level=args.level,
+                    budget=args.movetime,
+                    seed=game,
+                    hard_stop=args.hard_stop,
+                )
                 ours.append(time.perf_counter() - start)
+                ours_cpu.append(time.process_time() - start_cpu)
             else:
-                edge = geo.edges[uct_move(board, geo, args.movetime - 0.001, rng, args.plain)]
+                edge = geo.edges[uct_move(board, geo, args.movetime, rng, args.plain)]
                 theirs.append(time.perf_counter() - start)
+                theirs_cpu.append(time.process_time() - start_cpu)
             board.play(edge)
         blue, red = board.scores
         margin = blue - red if master_blue else red - blue
@@ -197,11 +223,14 @@ def main() -> None:
         f"\n{args.level} vs UCT{' (plain)' if args.plain else ''}, {args.size}, "
         f"{args.movetime:.2f} s per move: {wins} wins, {losses} losses, {ties} ties"
     )
-    for name, times in ((args.level, ours), ("uct", theirs)):
+    for name, times, cpu in ((args.level, ours, ours_cpu), ("uct", theirs, theirs_cpu)):
         print(
-            f"  {name:>8} s per move: median {statistics.median(times):.3f}  "
-            f"p95 {percentile(times, 0.95):.3f}  max {max(times):.3f}"
+            f"  {name:>8} s per move: wall median {statistics.median(times):.3f}  "
+            f"p95 {percentile(times, 0.95):.3f}  max {max(times):.3f};  "
+            f"CPU median {statistics.median(cpu):.3f}  max {max(cpu):.3f}"
         )
+    print(f"  UCT simulations per move: median {statistics.median(SIMULATIONS)}")
+    print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
