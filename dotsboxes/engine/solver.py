@@ -128,7 +128,14 @@ def loony_value(components: tuple[tuple[int, int], ...]) -> int:
 
 
 class _Search:
-    """One search over a position; mutable box side counts follow push/pop."""
+    """One search over a position.
+
+    The state of a position is passed down the recursion as plain ints, not
+    kept in mutable fields: ``drawn`` (edge mask), ``two`` and ``three`` (masks
+    of the boxes with two and three sides drawn) and ``left`` (unclaimed
+    boxes).  A child's state is its parent's with one edge's one or two boxes
+    updated, so nothing needs undoing and no object is made per node.
+    """
 
     def __init__(self, geo: Geometry, drawn: int, deadline: float | None, max_nodes: int | None):
         self.geo = geo
@@ -136,50 +143,40 @@ class _Search:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.sides = [(drawn & m).bit_count() for m in geo.box_mask]
-        # Boxes with two and with three sides drawn, as bit masks.
-        self.two = sum(1 << b for b, s in enumerate(self.sides) if s == 2)
-        self.three = sum(1 << b for b, s in enumerate(self.sides) if s == 3)
-        self.left = sum(1 for s in self.sides if s < 4)
         self.history = [0] * geo.n_edges
+        # Per edge: (bit, four sides) of the one or two boxes beside it.
+        self.links = tuple(
+            tuple((1 << b, geo.box_mask[b]) for b in boxes) for boxes in geo.edge_boxes
+        )
+        sides = [(drawn & m).bit_count() for m in geo.box_mask]
+        self.root = (
+            drawn,
+            sum(1 << b for b, s in enumerate(sides) if s == 2),
+            sum(1 << b for b, s in enumerate(sides) if s == 3),
+            sum(1 for s in sides if s < 4),
+        )
 
     # -- moves ----------------------------------------------------------------
 
-    def push(self, e: int) -> int:
-        """Draw edge ``e``; return how many boxes it claimed."""
-        sides = self.sides
+    def play(self, drawn: int, two: int, three: int, e: int) -> tuple[int, int, int, int]:
+        """Draw edge ``e``: the new ``(drawn, two, three, claimed)``."""
+        drawn |= 1 << e
         claimed = 0
-        for b in self.geo.edge_boxes[e]:
-            s = sides[b] + 1
-            sides[b] = s
-            if s == 2:
-                self.two |= 1 << b
-            elif s == 3:
-                self.two &= ~(1 << b)
-                self.three |= 1 << b
-            elif s == 4:
-                self.three &= ~(1 << b)
+        for bit, sides in self.links[e]:
+            c = (drawn & sides).bit_count()
+            if c == 2:
+                two |= bit
+            elif c == 3:
+                two ^= bit
+                three |= bit
+            elif c == 4:
+                three ^= bit
                 claimed += 1
-        self.left -= claimed
-        return claimed
-
-    def pop(self, e: int) -> None:
-        sides = self.sides
-        for b in self.geo.edge_boxes[e]:
-            s = sides[b]
-            sides[b] = s - 1
-            if s == 4:
-                self.three |= 1 << b
-                self.left += 1
-            elif s == 3:
-                self.three &= ~(1 << b)
-                self.two |= 1 << b
-            elif s == 2:
-                self.two &= ~(1 << b)
+        return drawn, two, three, claimed
 
     # -- captures -------------------------------------------------------------
 
-    def capture_plan(self, drawn: int) -> tuple[list[int], list[int], int]:
+    def capture_plan(self, drawn: int, two: int, three: int) -> tuple[list[int], list[int], int]:
         """What to do about capturable boxes: ``(forced, takes, decline)`` edges.
 
         ``forced``, if not empty: edges to draw now, each taking a box; taking
@@ -189,8 +186,8 @@ class _Search:
         no decline): several offers; one of them is taken first, and which one
         matters, since only the last can still be declined.
         """
-        sides, box_mask, edge_sum = self.sides, self.geo.box_mask, self.geo.edge_sum
-        t = self.three
+        box_mask, edge_sum = self.geo.box_mask, self.geo.edge_sum
+        t = three
         takes: list[int] = []
         decline = -1
         while t:
@@ -199,7 +196,7 @@ class _Search:
             b = low.bit_length() - 1
             e = (box_mask[b] & ~drawn).bit_length() - 1
             c = edge_sum[e] - b
-            if c < 0 or sides[c] != 2:
+            if c < 0 or not two >> c & 1:
                 return [e], takes, -1  # a lone box (or two with one edge): free to take
             # Walk the chain of two-sided boxes behind b, keeping the edges that
             # take each box in turn.
@@ -208,11 +205,11 @@ class _Search:
                 f = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
                 path.append(f)
                 d = edge_sum[f] - cur
-                if d < 0 or sides[d] < 2:
+                if d < 0 or not (two | three) >> d & 1:
                     closed = False  # ends on the ground or at a junction
                     break
                 length += 1
-                if sides[d] == 3:
+                if three >> d & 1:
                     closed = True  # the far end is capturable too (an opened loop)
                     t &= ~(1 << d)
                     break
@@ -231,8 +228,8 @@ class _Search:
 
     # -- search ---------------------------------------------------------------
 
-    def search(self, drawn: int, alpha: int, beta: int) -> int:
-        """Value of ``drawn`` for the side to move, fail-soft within (alpha, beta)."""
+    def search(self, drawn: int, two: int, three: int, left: int, alpha: int, beta: int) -> int:
+        """Value of the position for the side to move, fail-soft within (alpha, beta)."""
         self.nodes += 1
         if not self.nodes % _CLOCK_EVERY:
             if self.deadline is not None and time.perf_counter() > self.deadline:
@@ -240,84 +237,104 @@ class _Search:
             if self.max_nodes is not None and self.nodes > self.max_nodes:
                 raise _OutOfBudget
         gain = 0
-        taken = []
         takes: list[int] = []
         decline = -1
-        while self.three:
-            forced, takes, decline = self.capture_plan(drawn)
+        while three:
+            forced, takes, decline = self.capture_plan(drawn, two, three)
             if not forced:
                 break
-            for take in forced:
-                gain += self.push(take)
-                drawn |= 1 << take
-                taken.append(take)
+            links = self.links
+            for e in forced:
+                drawn |= 1 << e
+                for bit, sides in links[e]:
+                    c = (drawn & sides).bit_count()
+                    if c == 2:
+                        two |= bit
+                    elif c == 3:
+                        two ^= bit
+                        three |= bit
+                    elif c == 4:
+                        three ^= bit
+                        gain += 1
         else:
             takes = []
-        try:
-            return gain + self._search_quiet(drawn, alpha - gain, beta - gain, takes, decline)
-        finally:
-            for e in reversed(taken):
-                self.pop(e)
-
-    def _search_quiet(
-        self, drawn: int, alpha: int, beta: int, takes: list[int], decline: int
-    ) -> int:
+        left -= gain
         # Either no box is capturable, or loony offers wait: ``takes`` and ``decline``
         # as capture_plan gives them.
-        left = self.left
         if not left:
-            return 0
+            return gain
+        alpha -= gain
+        beta -= gain
         if alpha >= left:
-            return left
+            return gain + left
         if beta <= -left:
-            return -left
+            return gain - left
         geo = self.geo
         if takes:
             key, sym = geo.canonical(drawn)
+            moves: tuple[int, ...] = ()
         else:
             known = self.keys.get(drawn)
             if known is None:
-                known = self.keys[drawn] = self._quiet_key(drawn)
-            key, sym, openings = known
+                known = self.keys[drawn] = self._quiet_key(drawn, two, left)
+            key, sym, openings, moves = known
             if sym < 0:
-                return key  # a simple loony endgame: ``key`` is its value
-        entry = self.table.get(key)
+                return gain + key  # a simple loony endgame: ``key`` is its value
+        table = self.table
+        entry = table.get(key)
         alpha0, beta0 = alpha, beta
         hint = -1
         if entry is not None:
             lo, hi, hint = entry
             if lo >= beta or lo == hi:
-                return lo
+                return gain + lo
             if hi <= alpha:
-                return hi
-            alpha, beta = max(alpha, lo), min(beta, hi)
+                return gain + hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
             if hint >= 0:
                 hint = geo.inverses[sym][hint]
-        else:
-            lo, hi = -left, left
         if takes:
-            best, move = self._search_offers(drawn, alpha, beta, takes, decline)
+            best, move = self._search_offers(drawn, two, three, left, alpha, beta, takes, decline)
         else:
-            best, move = self._search_moves(drawn, alpha, beta, hint, openings)
-        if best <= alpha0:
-            hi = best
-        elif best >= beta0:
-            lo = best
-        else:
-            lo = hi = best
+            best, move = self._search_moves(
+                drawn, two, three, left, alpha, beta, hint, openings, moves
+            )
         # The best move is kept in canonical coordinates, like the key.
-        self.table[key] = (lo, hi, geo.symmetries[sym][move] if move >= 0 else -1)
-        return best
+        move = geo.symmetries[sym][move] if move >= 0 else -1
+        if best <= alpha0:
+            table[key] = (-left if entry is None else entry[0], best, move)
+        elif best >= beta0:
+            table[key] = (best, left if entry is None else entry[1], move)
+        else:
+            table[key] = (best, best, move)
+        return gain + best
 
-    def _quiet_key(self, drawn: int) -> tuple:
-        """Table key, symmetry and sacrifices of a position where no box is capturable.
+    def _quiet_key(self, drawn: int, two: int, left: int) -> tuple:
+        """Table key, symmetry, sacrifices and safe moves of a quiet position.
 
-        The sacrifices are one opening per chain or loop, shortest first.
-        ``(value, -1, ())`` instead for a simple loony endgame, valued by formula.
+        Quiet: no box is capturable.  The sacrifices are one opening per chain
+        or loop, shortest first; the safe moves are the edges that give no box a
+        third side, one of each corner's two outer sides.  ``(value, -1, (), ())``
+        instead for a simple loony endgame, valued by formula.
         """
-        chains = self.chains(drawn)
-        if self.two.bit_count() == self.left and not self.safe_moves(drawn):
-            return loony_value(tuple(sorted((c[0], c[1]) for c in chains))), -1, ()
+        chains = self.chains(drawn, two)
+        geo = self.geo
+        unsafe = 0
+        t = two
+        while t:
+            low = t & -t
+            t ^= low
+            unsafe |= geo.box_mask[low.bit_length() - 1]
+        safe = geo.full & ~drawn & ~unsafe
+        if not safe and two.bit_count() == left:
+            return loony_value(tuple(sorted((c[0], c[1]) for c in chains))), -1, (), ()
+        for low, high in geo.pair_edges:
+            if safe & low and safe & high:
+                safe ^= high  # two ground strings of one box: the same move
+        moves = tuple(_bits_of(safe))
         # Every edge that is not safe opens a chain or loop of two-sided boxes.
         # Wherever it is opened, the opponent ends up taking all of it or all but the
         # last two (four), leaving the same edges drawn, so one opening per chain or
@@ -326,8 +343,8 @@ class _Search:
         chains.sort(key=lambda c: (c[1], c[0]))
         openings = tuple(c[2] for c in chains)
         if not chains:
-            key, sym = self.geo.canonical(drawn)
-            return key, sym, openings
+            key, sym = geo.canonical(drawn)
+            return key, sym, openings, moves
         # In strings-and-coins terms a chain is a path of coins: its shape and place
         # on the board do not matter, only its length and the boxes (or ground) its
         # ends meet.  So the table knows a position by the rest of the board, with
@@ -335,86 +352,89 @@ class _Search:
         apart = 0
         for c in chains:
             apart |= c[3]
-        key, sym = self.geo.canonical(drawn | apart)
-        image = self.geo.box_perms[sym]
+        key, sym = geo.canonical(drawn | apart)
+        image = geo.box_perms[sym]
         lifted = []
         for kind, n, _, _, (a, b) in chains:
             a = image[a] if a >= 0 else -1
             b = image[b] if b >= 0 else -1
             lifted.append((kind, n, a, b) if a <= b else (kind, n, b, a))
         lifted.sort()
-        return (key, tuple(lifted)), sym, openings
-
-    def safe_moves(self, drawn: int) -> int:
-        """Edges that give no box a third side, as a mask (none is capturable)."""
-        box_mask = self.geo.box_mask
-        unsafe = 0
-        t = self.two
-        while t:
-            low = t & -t
-            t ^= low
-            unsafe |= box_mask[low.bit_length() - 1]
-        return self.geo.full & ~drawn & ~unsafe
+        return (key, tuple(lifted)), sym, openings, moves
 
     def _search_offers(
-        self, drawn: int, alpha: int, beta: int, takes: list[int], decline: int
+        self,
+        drawn: int,
+        two: int,
+        three: int,
+        left: int,
+        alpha: int,
+        beta: int,
+        takes: list[int],
+        decline: int,
     ) -> tuple[int, int]:
         best = -_INF
+        search, play = self.search, self.play
         for e in takes:
-            k = self.push(e)
-            try:
-                v = k + self.search(drawn | 1 << e, max(alpha, best) - k, beta - k)
-            finally:
-                self.pop(e)
+            d, t2, t3, k = play(drawn, two, three, e)
+            v = k + search(d, t2, t3, left - k, max(alpha, best) - k, beta - k)
             if v > best:
                 best = v
                 if best >= beta:
                     return best, -1
         if decline >= 0:
-            self.push(decline)
-            try:
-                v = -self.search(drawn | 1 << decline, -beta, -max(alpha, best))
-            finally:
-                self.pop(decline)
-            best = max(best, v)
+            d, t2, t3, k = play(drawn, two, three, decline)
+            v = -search(d, t2, t3, left, -beta, -max(alpha, best))
+            if v > best:
+                best = v
         return best, -1
 
     def _search_moves(
-        self, drawn: int, alpha: int, beta: int, hint: int, openings: tuple[int, ...]
+        self,
+        drawn: int,
+        two: int,
+        three: int,
+        left: int,
+        alpha: int,
+        beta: int,
+        hint: int,
+        openings: tuple[int, ...],
+        safe: tuple[int, ...],
     ) -> tuple[int, int]:
         # No box is capturable, so no move claims anything and every move passes the turn.
-        safe = self.safe_moves(drawn)
-        for low, high in self.geo.pair_edges:
-            if safe & low and safe & high:
-                safe ^= high  # two ground strings of one box: the same move
-        moves = _bits_of(safe)
         history = self.history
-        moves.sort(key=history.__getitem__, reverse=True)
+        moves = sorted(safe, key=history.__getitem__, reverse=True)
         if openings:
             # The cheapest sacrifice first, then the safe moves, then the other
             # sacrifices: giving a box or two away to pass the turn is so often the
             # refutation that trying it first halves the nodes on 3 x 3 (measured).
             moves.insert(0, openings[0])
             moves.extend(openings[1:])
-        if hint >= 0 and hint in moves:
+        if hint >= 0 and hint != moves[0] and hint in moves:
             # The move that was best (or cut off) here before goes first.
             moves.remove(hint)
             moves.insert(0, hint)
         best, best_move = -_INF, -1
+        search, links = self.search, self.links
         for e in moves:
-            self.push(e)
-            try:
-                v = -self.search(drawn | 1 << e, -beta, -max(alpha, best))
-            finally:
-                self.pop(e)
+            d = drawn | 1 << e
+            t2, t3 = two, three
+            for bit, sides in links[e]:
+                c = (d & sides).bit_count()
+                if c == 2:
+                    t2 |= bit
+                elif c == 3:
+                    t2 ^= bit
+                    t3 |= bit
+            v = -search(d, t2, t3, left, -beta, -(alpha if alpha > best else best))
             if v > best:
                 best, best_move = v, e
                 if best >= beta:
-                    history[e] += self.left * self.left
+                    history[e] += left * left
                     break
         return best, best_move
 
-    def chains(self, drawn: int) -> list[tuple[int, int, int, int, Any]]:
+    def chains(self, drawn: int, two: int) -> list[tuple[int, int, int, int, Any]]:
         """Every maximal chain or loop of two-sided boxes.
 
         Each as ``(kind, boxes, opening, edges, ends)``: ``kind`` is 0 for a
@@ -423,11 +443,11 @@ class _Search:
         ``edges`` are its undrawn edges; ``ends`` the boxes its two ends meet,
         -1 for the ground.  Only valid when no box is capturable.
         """
-        sides, box_mask, exits = self.sides, self.geo.box_mask, self.geo.exits
+        box_mask, exits = self.geo.box_mask, self.geo.exits
         edge_sum = self.geo.edge_sum
         seen = 0
         found = []
-        t = self.two
+        t = two
         while t:
             low = t & -t
             t ^= low
@@ -442,7 +462,7 @@ class _Search:
                 if drawn & bit:
                     continue
                 prev, steps = e, 0
-                while cur >= 0 and cur != b and sides[cur] == 2:
+                while cur >= 0 and cur != b and two >> cur & 1:
                     members |= 1 << cur
                     steps += 1
                     prev = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
@@ -471,8 +491,8 @@ class _Search:
             found.append((1 if loop else 0, size, opening, edges, (-1, -1) if loop else meets))
         return found
 
-    def value(self, drawn: int, guess: int = 0) -> int:
-        """Exact value by MTD(f): null-window searches converging on the value.
+    def value(self, guess: int = 0) -> int:
+        """Exact value of the root by MTD(f): null-window searches converging on it.
 
         Narrow windows cut far more than one wide one, and every probe leaves
         bounds in the table that the next probe reuses.
@@ -480,32 +500,38 @@ class _Search:
         lo, hi, g = -_INF, _INF, guess
         while lo < hi:
             beta = g + 1 if g == lo else g
-            g = self.search(drawn, beta - 1, beta)
+            g = self.search(*self.root, beta - 1, beta)
             if g < beta:
                 hi = g
             else:
                 lo = g
         return g
 
-    def move_value(self, drawn: int, e: int, guess: int = 0) -> int:
-        """Exact value of drawing edge ``e`` for the mover."""
-        k = self.push(e)
-        try:
-            if k:
-                return k + self.value(drawn | 1 << e, guess - k)
-            return -self.value(drawn | 1 << e, -guess)
-        finally:
-            self.pop(e)
+    def after(self, e: int) -> tuple[int, tuple[int, int, int, int]]:
+        """Boxes that drawing ``e`` at the root claims, and the position after."""
+        drawn, two, three, left = self.root
+        drawn, two, three, k = self.play(drawn, two, three, e)
+        return k, (drawn, two, three, left - k)
 
-    def move_reaches(self, drawn: int, e: int, target: int) -> bool:
-        """Whether drawing ``e`` is worth at least ``target`` for the mover."""
-        k = self.push(e)
-        try:
-            if k:
-                return k + self.search(drawn | 1 << e, target - 1 - k, target - k) >= target
-            return -self.search(drawn | 1 << e, -target, -target + 1) >= target
-        finally:
-            self.pop(e)
+    def move_value(self, e: int, guess: int = 0) -> int:
+        """Exact value of drawing edge ``e`` at the root for the mover."""
+        k, child = self.after(e)
+        lo, hi, g = -_INF, _INF, guess - k if k else -guess
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = self.search(*child, beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return k + g if k else -g
+
+    def move_reaches(self, e: int, target: int) -> bool:
+        """Whether drawing ``e`` at the root is worth at least ``target`` for the mover."""
+        k, child = self.after(e)
+        if k:
+            return k + self.search(*child, target - 1 - k, target - k) >= target
+        return -self.search(*child, -target, -target + 1) >= target
 
 
 def _bits_of(mask: int) -> list[int]:
@@ -541,14 +567,13 @@ def solve(
     (2, 8)
     """
     s = _start(board, budget, max_nodes)
-    drawn = board.edge_bits
     moves = [board.index(e) for e in board.legal_moves]
     if not moves:
         return Solution(0, (), 0)
     try:
-        best_value = s.value(drawn)
+        best_value = s.value()
         # A move is best when its value reaches best_value: a null-window test each.
-        best = tuple(board.edges[e] for e in moves if s.move_reaches(drawn, e, best_value))
+        best = tuple(board.edges[e] for e in moves if s.move_reaches(e, best_value))
     except _OutOfBudget:
         return None
     return Solution(best_value, best, s.nodes)
@@ -568,12 +593,11 @@ def move_values(board: Board, *, budget: float | None = None) -> dict[Edge, int]
     [0, 2]
     """
     s = _start(board, budget, None)
-    drawn = board.edge_bits
     values: dict[Edge, int] = {}
     guess = 0
     try:
         for edge in board.legal_moves:
-            guess = values[edge] = s.move_value(drawn, board.index(edge), guess)
+            guess = values[edge] = s.move_value(board.index(edge), guess)
     except _OutOfBudget:
         return None
     return values
@@ -587,6 +611,6 @@ def value(board: Board, *, budget: float | None = None) -> int | None:
     """
     s = _start(board, budget, None)
     try:
-        return s.value(board.edge_bits)
+        return s.value()
     except _OutOfBudget:
         return None
