@@ -43,7 +43,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from dotsboxes.rules import Board, Edge
 
@@ -59,6 +58,7 @@ TABLE_LIMIT = 400_000
 # How many nodes between two looks at the clock: a few milliseconds of work.
 _CLOCK_EVERY = 64
 _INF = 1000
+_ETC = True
 
 # Per board size: the transposition table (key -> lower bound, upper bound, best move)
 # and a cache of quiet positions' keys (drawn edges -> key, symmetry), since working
@@ -148,6 +148,10 @@ class _Search:
         self.links = tuple(
             tuple((1 << b, geo.box_mask[b]) for b in boxes) for boxes in geo.edge_boxes
         )
+        # Packing of a lifted chain in a quiet position's key (see _quiet_key).
+        self.chain_bits = geo.n_boxes.bit_length()
+        self.chain_shift = 2 * self.chain_bits + geo.n_boxes.bit_length() + 1
+        self.key_bits = geo.n_edges + len(geo.pair_edges)
         sides = [(drawn & m).bit_count() for m in geo.box_mask]
         self.root = (
             drawn,
@@ -320,47 +324,99 @@ class _Search:
         third side, one of each corner's two outer sides.  ``(value, -1, (), ())``
         instead for a simple loony endgame, valued by formula.
         """
-        chains = self.chains(drawn, two)
         geo = self.geo
+        box_mask, edge_sum = geo.box_mask, geo.edge_sum
+        undrawn = geo.full & ~drawn
+        # Every edge of a two-sided box is unsafe (it gives a third side); the others
+        # are safe.
         unsafe = 0
         t = two
         while t:
             low = t & -t
             t ^= low
-            unsafe |= geo.box_mask[low.bit_length() - 1]
-        safe = geo.full & ~drawn & ~unsafe
+            unsafe |= box_mask[low.bit_length() - 1]
+        safe = undrawn & ~unsafe
+        # The chains and loops of two-sided boxes, each as (boxes, kind, opening,
+        # end, end): kind 0 for a chain, 1 for a loop; the ends are the boxes (or
+        # -1, the ground) a chain's two ends meet.  Every edge that is not safe
+        # opens one of them.  Wherever it is opened, the opponent ends up taking
+        # all of it or all but the last two (four), leaving the same edges drawn,
+        # so one opening per chain or loop is enough: its end (a two-chain in its
+        # middle, which leaves the opponent no decline).
+        found = []
+        seen = 0
+        t = two
+        while t:
+            low = t & -t
+            t ^= low
+            if seen & low:
+                continue
+            b = low.bit_length() - 1
+            members = low
+            ways = box_mask[b] & undrawn
+            e1 = ways & -ways
+            e2 = ways ^ e1
+            e1 = e1.bit_length() - 1
+            e2 = e2.bit_length() - 1
+            # One way out of b, then the other.
+            prev, cur, steps1 = e1, edge_sum[e1] - b, 0
+            while cur >= 0 and two >> cur & 1 and cur != b:
+                members |= 1 << cur
+                steps1 += 1
+                prev = ((box_mask[cur] & undrawn) ^ (1 << prev)).bit_length() - 1
+                cur = edge_sum[prev] - cur
+            if cur == b:
+                seen |= members
+                found.append((members.bit_count(), 1, e1, -1, -1))
+                continue
+            end1, meet1 = prev, cur
+            prev, cur, steps2 = e2, edge_sum[e2] - b, 0
+            while cur >= 0 and two >> cur & 1:
+                members |= 1 << cur
+                steps2 += 1
+                prev = ((box_mask[cur] & undrawn) ^ (1 << prev)).bit_length() - 1
+                cur = edge_sum[prev] - cur
+            seen |= members
+            size = steps1 + steps2 + 1
+            if size == 2:
+                found.append((2, 0, e1 if steps1 else e2, meet1, cur))
+            else:
+                found.append((size, 0, end1, meet1, cur))
         if not safe and two.bit_count() == left:
-            return loony_value(tuple(sorted((c[0], c[1]) for c in chains))), -1, (), ()
+            return loony_value(tuple(sorted((c[1], c[0]) for c in found))), -1, (), ()
         for low, high in geo.pair_edges:
             if safe & low and safe & high:
                 safe ^= high  # two ground strings of one box: the same move
-        moves = tuple(_bits_of(safe))
-        # Every edge that is not safe opens a chain or loop of two-sided boxes.
-        # Wherever it is opened, the opponent ends up taking all of it or all but the
-        # last two (four), leaving the same edges drawn, so one opening per chain or
-        # loop is enough: its end (a two-chain in its middle, which leaves the
-        # opponent no decline).  Shortest first.
-        chains.sort(key=lambda c: (c[1], c[0]))
-        openings = tuple(c[2] for c in chains)
-        if not chains:
+        moves = []
+        while safe:
+            low = safe & -safe
+            safe ^= low
+            moves.append(low.bit_length() - 1)
+        if not found:
             key, sym = geo.canonical(drawn)
-            return key, sym, openings, moves
+            return key, sym, (), tuple(moves)
+        found.sort()
+        openings = tuple(c[2] for c in found)  # shortest first
         # In strings-and-coins terms a chain is a path of coins: its shape and place
         # on the board do not matter, only its length and the boxes (or ground) its
         # ends meet.  So the table knows a position by the rest of the board, with
-        # every chain and loop lifted out as if drawn, plus the list of chains.
-        apart = 0
-        for c in chains:
-            apart |= c[3]
-        key, sym = geo.canonical(drawn | apart)
+        # every chain and loop lifted out as if drawn, plus the list of chains, packed
+        # above the bits of the rest.
+        key, sym = geo.canonical(drawn | (undrawn & unsafe))
         image = geo.box_perms[sym]
+        width = self.chain_bits
         lifted = []
-        for kind, n, _, _, (a, b) in chains:
-            a = image[a] if a >= 0 else -1
-            b = image[b] if b >= 0 else -1
-            lifted.append((kind, n, a, b) if a <= b else (kind, n, b, a))
+        for n, kind, _, a, b in found:
+            a = image[a] + 1 if a >= 0 else 0
+            b = image[b] + 1 if b >= 0 else 0
+            if a > b:
+                a, b = b, a
+            lifted.append((((n << 1 | kind) << width | a) << width) | b)
         lifted.sort()
-        return (key, tuple(lifted)), sym, openings, moves
+        packed = 0
+        for c in lifted:
+            packed = packed << self.chain_shift | c
+        return packed << self.key_bits | key, sym, openings, tuple(moves)
 
     def _search_offers(
         self,
@@ -416,6 +472,21 @@ class _Search:
             moves.insert(0, hint)
         best, best_move = -_INF, -1
         search, links = self.search, self.links
+        if _ETC:
+            keys_get, table_get = self.keys.get, self.table.get
+            for e in safe:
+                known = keys_get(drawn | 1 << e)
+                if known is None:
+                    continue
+                if known[1] < 0:
+                    v = -known[0]
+                else:
+                    entry = table_get(known[0])
+                    if entry is None:
+                        continue
+                    v = -entry[1]
+                if v >= beta:
+                    return v, e
         for e in moves:
             d = drawn | 1 << e
             t2, t3 = two, three
@@ -433,63 +504,6 @@ class _Search:
                     history[e] += left * left
                     break
         return best, best_move
-
-    def chains(self, drawn: int, two: int) -> list[tuple[int, int, int, int, Any]]:
-        """Every maximal chain or loop of two-sided boxes.
-
-        Each as ``(kind, boxes, opening, edges, ends)``: ``kind`` is 0 for a
-        chain (its ends meet the ground or a box with fewer sides drawn) and 1
-        for a loop; ``opening`` is the one edge worth sacrificing it with;
-        ``edges`` are its undrawn edges; ``ends`` the boxes its two ends meet,
-        -1 for the ground.  Only valid when no box is capturable.
-        """
-        box_mask, exits = self.geo.box_mask, self.geo.exits
-        edge_sum = self.geo.edge_sum
-        seen = 0
-        found = []
-        t = two
-        while t:
-            low = t & -t
-            t ^= low
-            if seen & low:
-                continue
-            b = low.bit_length() - 1
-            members = low
-            ends = []  # per direction: (steps taken, edge leaving the chain, first edge)
-            meets = []
-            loop = False
-            for bit, e, cur in exits[b]:
-                if drawn & bit:
-                    continue
-                prev, steps = e, 0
-                while cur >= 0 and cur != b and two >> cur & 1:
-                    members |= 1 << cur
-                    steps += 1
-                    prev = (box_mask[cur] & ~drawn & ~(1 << prev)).bit_length() - 1
-                    cur = edge_sum[prev] - cur
-                if cur == b:
-                    loop = True
-                    ends = [(steps, e, e)]
-                    break
-                meets.append(cur)
-                ends.append((steps, prev, e))
-            seen |= members
-            size = members.bit_count()
-            if size == 2 and not loop:
-                # Open a two-chain in its middle: the first edge of the direction from
-                # b that took a step.
-                opening = ends[0][2] if ends[0][0] else ends[1][2]
-            else:
-                opening = ends[0][1]
-            edges = 0
-            m = members
-            while m:
-                lb = m & -m
-                m ^= lb
-                edges |= box_mask[lb.bit_length() - 1]
-            edges &= ~drawn
-            found.append((1 if loop else 0, size, opening, edges, (-1, -1) if loop else meets))
-        return found
 
     def value(self, guess: int = 0) -> int:
         """Exact value of the root by MTD(f): null-window searches converging on it.
