@@ -276,7 +276,7 @@ class _Search:
         geo = self.geo
         if takes:
             key, sym = geo.canonical(drawn)
-            moves: tuple[int, ...] = ()
+            moves = ((), ())
         else:
             known = self.keys.get(drawn)
             if known is None:
@@ -383,18 +383,29 @@ class _Search:
             else:
                 found.append((size, 0, end1, meet1, cur))
         if not safe and two.bit_count() == left:
-            return loony_value(tuple(sorted((c[1], c[0]) for c in found))), -1, (), ()
+            return loony_value(tuple(sorted((c[1], c[0]) for c in found))), -1, (), ((), ())
         for low, high in geo.pair_edges:
             if safe & low and safe & high:
                 safe ^= high  # two ground strings of one box: the same move
+        # Safe moves that give a box its second side (that make or lengthen a chain)
+        # first: they cut more often (a third fewer nodes on 3 x 3, measured).
         moves = []
+        later = []
+        links = self.links
         while safe:
             low = safe & -safe
             safe ^= low
-            moves.append(low.bit_length() - 1)
+            e = low.bit_length() - 1
+            for _, sides in links[e]:
+                if (drawn & sides).bit_count() == 1:
+                    moves.append(e)
+                    break
+            else:
+                later.append(e)
+        moves = (tuple(moves), tuple(later))
         if not found:
             key, sym = geo.canonical(drawn)
-            return key, sym, (), tuple(moves)
+            return key, sym, (), moves
         found.sort()
         openings = tuple(c[2] for c in found)  # shortest first
         # In strings-and-coins terms a chain is a path of coins: its shape and place
@@ -416,7 +427,7 @@ class _Search:
         packed = 0
         for c in lifted:
             packed = packed << self.chain_shift | c
-        return packed << self.key_bits | key, sym, openings, tuple(moves)
+        return packed << self.key_bits | key, sym, openings, moves
 
     def _search_offers(
         self,
@@ -455,11 +466,14 @@ class _Search:
         beta: int,
         hint: int,
         openings: tuple[int, ...],
-        safe: tuple[int, ...],
+        safe: tuple[tuple[int, ...], tuple[int, ...]],
     ) -> tuple[int, int]:
         # No box is capturable, so no move claims anything and every move passes the turn.
         history = self.history
-        moves = sorted(safe, key=history.__getitem__, reverse=True)
+        first, later = safe
+        moves = sorted(first, key=history.__getitem__, reverse=True)
+        if later:
+            moves += sorted(later, key=history.__getitem__, reverse=True)
         if openings:
             # The cheapest sacrifice first, then the safe moves, then the other
             # sacrifices: giving a box or two away to pass the turn is so often the
@@ -474,7 +488,7 @@ class _Search:
         search, links = self.search, self.links
         if _ETC:
             keys_get, table_get = self.keys.get, self.table.get
-            for e in safe:
+            for e in first + later:
                 known = keys_get(drawn | 1 << e)
                 if known is None:
                     continue
