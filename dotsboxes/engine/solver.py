@@ -59,6 +59,7 @@ TABLE_LIMIT = 400_000
 # How many nodes between two looks at the clock: a few milliseconds of work.
 _CLOCK_MASK = 63
 _INF = 1000
+_NO_CAPS: dict[int, int] = {}
 
 # Per board size: the transposition table (key -> lower bound, upper bound, best move)
 # and a cache of quiet positions' keys (drawn edges -> key, symmetry), since working
@@ -299,7 +300,13 @@ class _Search:
             else:
                 found.append((size, 0, end1, meet1, cur))
         if not safe and two.bit_count() == left:
-            return loony_value(tuple(sorted((c[1], c[0]) for c in found))), -1, (), ((), ())
+            return (
+                loony_value(tuple(sorted((c[1], c[0]) for c in found))),
+                -1,
+                (),
+                ((), ()),
+                _NO_CAPS,
+            )
         for low, high in geo.pair_edges:
             if safe & low and safe & high:
                 safe ^= high  # two ground strings of one box: the same move
@@ -321,9 +328,16 @@ class _Search:
         moves = (tuple(moves), tuple(later))
         if not found:
             key, sym = geo.canonical(drawn)
-            return key, sym, (), moves
+            return key, sym, (), moves, _NO_CAPS
         found.sort()
         openings = tuple(c[2] for c in found)  # shortest first
+        # Opening a long chain (n boxes, n >= 3) is a loony move: the opponent
+        # chooses between taking all n and moving on (n + v) and taking n - 2 and
+        # declining the last two (n - 4 - v), where v is the value of the same rest
+        # for the side then to move, so gets at least n - 2 whatever v is.  The
+        # opener gets at most 2 - n, and 4 - n for a loop (the decline costs four).
+        # The search skips such a move when that cannot beat what it has.
+        caps = {c[2]: (2 if c[1] == 0 else 4) - c[0] for c in found if c[0] >= 3} or _NO_CAPS
         # In strings-and-coins terms a chain is a path of coins: its shape and place
         # on the board do not matter, only its length and the boxes (or ground) its
         # ends meet.  So the table knows a position by the rest of the board, with
@@ -343,7 +357,7 @@ class _Search:
         packed = 0
         for c in lifted:
             packed = packed << self.chain_shift | c
-        return packed << self.key_bits | key, sym, openings, moves
+        return packed << self.key_bits | key, sym, openings, moves, caps
 
     def _searcher(self) -> Callable[[int, int, int, int, int, int], int]:
         """The search function, a closure over this search's tables.
@@ -414,7 +428,7 @@ class _Search:
                 known = keys_get(drawn)
                 if known is None:
                     known = keys[drawn] = quiet_key(drawn, two, left)
-                key, sym, openings, safe = known
+                key, sym, openings, safe, caps = known
                 if sym < 0:
                     return gain + key  # a simple loony endgame: ``key`` is its value
             entry = table_get(key)
@@ -488,6 +502,10 @@ class _Search:
                         moves.remove(hint)
                         moves.insert(0, hint)
                     for e in moves:
+                        if caps:
+                            cap = caps.get(e)
+                            if cap is not None and cap <= best:
+                                continue
                         d = drawn | 1 << e
                         t2, t3 = two, three
                         for bit, sides in links[e]:
