@@ -30,12 +30,26 @@ the theory of the game, each shortcut checked against a plain brute force in
 * A chain or loop is sacrificed at one spot only: wherever it is opened, the
   same edges end up drawn, and opening it at its end (a two-chain in its
   middle) leaves the opponent no more choice than anywhere else.
+* Opening a long chain of n boxes gives the opener at most 2 - n (a loop:
+  4 - n), whatever the rest is worth, so it is not searched once another move
+  does as well.
 * A position where every remaining box has exactly two sides drawn is a
   simple loony endgame of independent chains and loops: valued by the
   chain-and-loop recursion of Berlekamp's theory, without search.
 * The table knows a position by its strings-and-coins shape, as far as that
-  is cheap: the board's symmetries, a corner's two outer sides as one, and
-  every chain or loop reduced to its length and the boxes its ends meet.
+  is cheap: the board's symmetries (4, or 8 on a square), a corner's two outer
+  sides as one, and every chain or loop reduced to its length and the boxes
+  its ends meet.
+
+Move order decides how much alpha-beta cuts: the table's move, then the last
+move that cut off at the same depth (a killer), the cheapest sacrifice, the
+safe moves that give a box its second side, the other safe moves (each group
+by history), the other sacrifices.  Before searching, every safe move whose
+position the table already bounds is looked up (enhanced transposition
+cutoff).  A position's state (drawn edges, two- and three-sided boxes,
+unclaimed boxes) is passed down the recursion as ints, never undone; the
+expensive part of a new position, its chains and key, is worked out once per
+drawn-edge set and cached.
 """
 
 from __future__ import annotations
@@ -52,11 +66,12 @@ from ._bits import Geometry, geometry
 __all__ = ["Solution", "clear_cache", "move_values", "solve", "value"]
 
 #: Entries kept per board size in each of the two shared tables (bounds, quiet
-#: position keys) before that table is emptied.  A few hundred bytes per pair of
-#: entries: the default keeps both under about 150 MB.
-TABLE_LIMIT = 400_000
+#: position keys) before that table is emptied, also in the middle of a search.
+#: About 800 bytes per pair of entries (measured): the default keeps a process
+#: under about 200 MB.
+TABLE_LIMIT = 200_000
 
-# How many nodes between two looks at the clock: a few milliseconds of work.
+# The clock is read every 64 nodes (nodes & _CLOCK_MASK == 0): a few milliseconds of work.
 _CLOCK_MASK = 63
 _INF = 1000
 _NO_CAPS: dict[int, int] = {}
@@ -428,6 +443,8 @@ class _Search:
             else:
                 known = keys_get(drawn)
                 if known is None:
+                    if len(keys) > TABLE_LIMIT:
+                        keys.clear()  # only a cache
                     known = keys[drawn] = quiet_key(drawn, two, left)
                 key, sym, openings, safe, caps = known
                 if sym < 0:
@@ -435,7 +452,11 @@ class _Search:
             entry = table_get(key)
             alpha0, beta0 = alpha, beta
             hint = -1
-            if entry is not None:
+            if entry is None:
+                if len(table) > TABLE_LIMIT:
+                    # Emptied rather than aged: simpler, and no answer depends on it.
+                    table.clear()
+            else:
                 lo, hi, hint = entry
                 if lo >= beta or lo == hi:
                     return gain + lo
