@@ -74,6 +74,8 @@ TABLE_LIMIT = 200_000
 # The clock is read every 64 nodes (nodes & _CLOCK_MASK == 0): a few milliseconds of work.
 _CLOCK_MASK = 63
 _INF = 1000
+import os
+KM = int(os.environ.get('KM', 1))
 _NO_CAPS: dict[int, int] = {}
 
 # Per board size: the transposition table (key -> lower bound, upper bound, best move)
@@ -522,9 +524,9 @@ class _Search:
                     # The last move that cut off at this depth (a killer) next: a
                     # third fewer nodes on 4 x 2 (measured).
                     killer = killers[drawn.bit_count()]
-                    if killer >= 0 and killer != moves[0] and killer in moves:
+                    if KM and killer >= 0 and killer != moves[0] and killer in moves:
                         moves.remove(killer)
-                        moves.insert(0, killer)
+                        moves.insert(KM - 1, killer)
                     if hint >= 0 and hint != moves[0] and hint in moves:
                         # The move that was best (or cut off) here before goes first.
                         moves.remove(hint)
