@@ -74,8 +74,6 @@ TABLE_LIMIT = 200_000
 # The clock is read every 64 nodes (nodes & _CLOCK_MASK == 0): a few milliseconds of work.
 _CLOCK_MASK = 63
 _INF = 1000
-import os
-KM = int(os.environ.get('KM', 1))
 _NO_CAPS: dict[int, int] = {}
 
 # Per board size: the transposition table (key -> lower bound, upper bound, best move)
@@ -521,12 +519,13 @@ class _Search:
                         # nodes on 3 x 3 (measured).
                         moves.insert(0, openings[0])
                         moves.extend(openings[1:])
-                    # The last move that cut off at this depth (a killer) next: a
-                    # third fewer nodes on 4 x 2 (measured).
+                    # The last move that cut off at this depth (a killer) next:
+                    # 9 % fewer nodes on 4 x 3, 17 % on 4 x 2, but 15 % more on
+                    # 3 x 3 and 6 % more on 5 x 2 (measured); 4 x 3 decided.
                     killer = killers[drawn.bit_count()]
-                    if KM and killer >= 0 and killer != moves[0] and killer in moves:
+                    if killer >= 0 and killer != moves[0] and killer in moves:
                         moves.remove(killer)
-                        moves.insert(KM - 1, killer)
+                        moves.insert(0, killer)
                     if hint >= 0 and hint != moves[0] and hint in moves:
                         # The move that was best (or cut off) here before goes first.
                         moves.remove(hint)
