@@ -1,16 +1,12 @@
 """Benchmark of the exact solver (a script, not a pytest test).
 
     python tests/bench/solver.py                      # empty boards up to 3 x 3, 5 x 5 mid-games
-    python tests/bench/solver.py --sizes 3x3,4x3      # chosen empty boards
+    python tests/bench/solver.py --sizes 3x3,4x3,3x4 --midgame 0   # chosen empty boards
     python tests/bench/solver.py --midgame 40 --budget 2
-    python tests/bench/solver.py --sizes 4x3,3x4 --processes 2 --midgame 0   # root split
 
 Each empty board is solved in a fresh process (cold transposition table) and
 reported with its value, nodes, wall and CPU time and the peak resident memory
 of that process.  The machine may be shared: compare CPU time with wall time.
-With ``--processes N`` the root's moves are split over N worker processes
-(``dotsboxes.engine.parallel_solve``): CPU is then the workers' total and peak
-memory the largest worker's.
 Then random 5 x 5 positions with 20 to 30 edges drawn (of 60, safe edges first, as
 games go; ``--drawn``) are solved with a time
 budget, as the master level does, and the share that finishes is printed.
@@ -33,7 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from dotsboxes.engine import solver  # noqa: E402
-from dotsboxes.engine.parallel_solve import solve_parallel  # noqa: E402
 from dotsboxes.rules import Board  # noqa: E402
 
 PUBLISHED = {
@@ -52,15 +47,11 @@ PUBLISHED = {
 }
 
 
-def solve_one(width: int, height: int, processes: int) -> dict:
-    """Solve one empty board in this process (or its workers) and describe the run."""
+def solve_one(width: int, height: int) -> dict:
+    """Solve one empty board in this process and describe the run."""
     solver.TABLE_LIMIT = 50_000_000  # the benchmark measures the solver, not the cap
     wall, cpu = time.perf_counter(), time.process_time()
-    stats: dict[str, float] = {}
-    if processes > 1:
-        solution = solve_parallel(Board(width, height), processes, stats)
-    else:
-        solution = solver.solve(Board(width, height))
+    solution = solver.solve(Board(width, height))
     return {
         "size": f"{width}x{height}",
         "value": solution.value,
@@ -68,22 +59,20 @@ def solve_one(width: int, height: int, processes: int) -> dict:
         "best": len(solution.best),
         "nodes": solution.nodes,
         "wall": time.perf_counter() - wall,
-        "cpu": stats.get("cpu", time.process_time() - cpu),
-        "peak_mb": stats.get("peak_mb", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "cpu": time.process_time() - cpu,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
 
-def empty_boards(sizes: list[tuple[int, int]], processes: int) -> None:
+def empty_boards(sizes: list[tuple[int, int]]) -> None:
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-    if processes > 1:
-        print(f"root split over {processes} processes")
     print(
         f"{'board':>6} {'value':>5} {'known':>5} {'best':>4} {'nodes':>10} "
         f"{'wall s':>8} {'cpu s':>8} {'peak MB':>8}"
     )
     for w, h in sizes:
         out = subprocess.run(
-            [sys.executable, __file__, "--one", f"{w}x{h}", "--processes", str(processes)],
+            [sys.executable, __file__, "--one", f"{w}x{h}"],
             capture_output=True,
             text=True,
             check=True,
@@ -159,15 +148,14 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=2.0)
     parser.add_argument("--drawn", type=int, default=20, help="fewest edges drawn (of 60)")
     parser.add_argument("--nodes", type=int, help="limit by nodes instead of the clock")
-    parser.add_argument("--processes", type=int, default=1, help="split empty boards' roots")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         w, h = (int(n) for n in args.one.split("x"))
-        print(json.dumps(solve_one(w, h, args.processes)))
+        print(json.dumps(solve_one(w, h)))
         return
     sizes = [tuple(int(n) for n in s.split("x")) for s in args.sizes.split(",") if s]
-    empty_boards(sizes, args.processes)
+    empty_boards(sizes)
     if args.midgame:
         midgames(args.midgame, args.budget, args.drawn, args.nodes)
 

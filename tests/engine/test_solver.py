@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from dotsboxes.engine import analysis, solver
 from dotsboxes.engine._bits import geometry
-from dotsboxes.engine.parallel_solve import solve_parallel
 from dotsboxes.engine.solver import Solution, loony_value, move_values, solve, value
 from dotsboxes.rules import Board, Edge
 
@@ -219,10 +218,3 @@ def test_opening_a_long_chain_gives_the_opener_at_most_two_minus_its_length():
                 checked += 1
     assert checked > 20
 
-
-def test_the_parallel_root_split_gives_the_same_solution():
-    for width, height in ((3, 2), (2, 2)):
-        solver.clear_cache()
-        split = solve_parallel(Board(width, height), processes=2)
-        whole = solve(Board(width, height))
-        assert (split.value, split.best) == (whole.value, whole.best)
