@@ -24,6 +24,14 @@ class StartRoomClock:
 
     async def __call__(self, scope, receive, send):
         ticker.ensure_started()
+        if scope["type"] == "lifespan":  # uvicorn's startup and shutdown (Channels has none)
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
         return await self.app(scope, receive, send)
 
 
