@@ -165,6 +165,9 @@ ROOMS_CHAT_BURST = 5  # chat lines per player per window
 ROOMS_CHAT_WINDOW_SECONDS = 10
 
 # -- sessions, auth ---------------------------------------------------------------
+# Database sessions (pooled connections).  Not cached_db on Redis: Django's cache
+# objects live per request context under ASGI, so each request opened a new Redis
+# connection, which cost more than the session query it saved.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # anonymous players keep their games for a year
 LOGIN_URL = "accounts:login"

@@ -127,7 +127,12 @@ def start_servers(args: argparse.Namespace, tmp: Path) -> tuple[list[subprocess.
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
         DJANGO_SETTINGS_MODULE="dotsboxes.settings",
-        DEBUG="1",
+        # As in production (no SQL kept per query), but over plain HTTP on localhost.
+        DEBUG="0",
+        SECRET_KEY=f"bench-{uuid.uuid4().hex}",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_HSTS_SECONDS="0",
         LOG_LEVEL="WARNING",
         CHANNEL_PREFIX=f"bench-{uuid.uuid4().hex[:6]}",
         ROOMS_CHAT_BURST="1000",
@@ -137,6 +142,12 @@ def start_servers(args: argparse.Namespace, tmp: Path) -> tuple[list[subprocess.
     if args.processes > 1 and not env.get("REDIS_URL"):
         sys.exit("several processes need a shared channel layer: set REDIS_URL")
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     # Empty it: rooms left active by an earlier run have lost their players, and the
     # room clock would play them out with the computer during this one.
     subprocess.run(
