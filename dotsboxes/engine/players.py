@@ -5,24 +5,28 @@ beginner   takes every box it is offered, otherwise draws loosely
 casual     takes every box, never draws a third side while it can avoid
            it, and then gives away the fewest boxes it can
 club       knows chains and loops, the long-chain rule and double-dealing:
-           one ply of the chain-aware search (:mod:`.search`) in the middle
-           game, a full search once at most eight safe edges are left, and
-           exact play in simple endgames (0.1 s)
-expert     three plies in the middle game, then the full search (0.5 s)
+           one ply of the chain-aware search (:mod:`.search`), each leaf
+           valued by random completions of the safe phase (which count the
+           long chains it heads for and who must open the first), every
+           take-or-decline line seen to its end, simple endgames exact (0.1 s)
+expert     the same knowledge, searched as deep as its budget allows (0.5 s)
 master     the exact solver whenever it finishes inside the budget,
-           otherwise the full search with the rest of its 2 s
+           otherwise the expert's search with the rest of its 2 s
 =========  ==============================================================
 
 The levels differ by knowledge first (beginner, casual, club), then by how far
-they look ahead in the middle game and how much time they have (club, expert,
-master).
+they look ahead and how much time they have (club, expert, master).
 
 **Budgets and determinism.**  ``budget`` is in seconds.  Searches are limited
 by node counts derived from the budget (:data:`NODE_RATE` nodes and
-:data:`SOLVER_RATE` solver nodes per second of budget), so the same position,
-level, budget and seed always give the same edge, on any machine.  A
-wall-clock deadline at the budget is only a safety net for an overloaded
-machine: then the deepest finished iteration answers, and the move may differ.
+:data:`SOLVER_RATE` solver nodes per second of budget, about half of what one
+core of the reference machine manages), so the same position, level, budget
+and seed always give the same edge, on any machine.  A wall-clock hard stop
+at 90 % of the budget is the safety net for an overloaded machine: the
+searches read the clock every 32 nodes and then answer with the deepest
+finished iteration, so the move may differ from the unloaded one; that is the
+price of never taking more than the budget plus 10 %.  ``hard_stop=False``
+leaves the node limits alone in charge.
 """
 
 from __future__ import annotations
@@ -45,10 +49,13 @@ LEVELS = ("beginner", "casual", "club", "expert", "master")
 DEFAULT_LEVEL = "casual"
 
 #: Search nodes per second of budget.  About half of what one core of the
-#: reference machine manages, so a search normally ends well inside its budget.
+#: reference machine manages (40 to 100 thousand a second, safe-phase
+#: completions counted by their work), so a search normally ends well inside
+#: its budget.
 NODE_RATE = 20_000
-#: Solver nodes per second of budget (same margin).
-SOLVER_RATE = 40_000
+#: Solver nodes per second of budget (the solver runs 80 to 130 thousand a
+#: second; it gets :data:`SOLVER_SHARE` of the budget).
+SOLVER_RATE = 60_000
 #: Share of the master's budget offered to the solver when it may finish.
 SOLVER_SHARE = 0.6
 #: The master tries the solver with at most this many safe edges left, or at
@@ -58,19 +65,29 @@ SOLVER_SAFE_EDGES = 10
 SOLVER_EDGES = 30
 #: How many equally good moves the master compares for the opponent's chances to err.
 MAX_TRAPS = 8
-#: Depth limits of the club's and the expert's searches in the middle game
-#: (the master's is unlimited)...
-CLUB_DEPTH = 1
-EXPERT_DEPTH = 3
-#: ... until at most this many safe edges are left: then they search as deep as
-#: their budgets allow, to see the end of the safe phase.
-HORIZON = 8
-#: The fewest nodes a club or expert search gets, however small the board.
-MIN_NODES = 2_000
-#: Seconds kept back from the budget for work around the search.
-_SLACK = 0.04
+#: How the club and the expert search: the depth limit in the middle game,
+#: the number of safe edges left at or below which they search as deep as
+#: their budgets allow instead (to see the end of the safe phase), and the
+#: random completions of the safe phase that value each leaf (0: the static
+#: chain-parity estimate; see :meth:`.search._Searcher.completion_value`).
+STYLE = {
+    "club": (1, 0, 4),
+    "expert": (64, 64, 8),
+}
+#: The master's leaf completions.
+MASTER_PLAYOUTS = 8
+#: Seconds kept back from the budget for the work after a search is stopped
+#: (unwinding, building the answer): the clock is read every 32 nodes, well
+#: under a millisecond apart.
+_SLACK = 0.005
+#: The hard stop fires at this share of the budget (less the slack), so that
+#: a move stays inside its budget plus 10 % even when the machine is loaded.
+_HARD_STOP = 0.9
 
 _BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.1, "expert": 0.5, "master": 2.0}
+#: The smallest default budget of a searching level, whatever the board: on a
+#: small board a search needs a few hundred nodes to see the end of the game.
+_MIN_BUDGET = {"club": 0.05, "expert": 0.1, "master": 0.25}
 
 
 def default_budget(level: str, board: Board) -> float:
@@ -85,7 +102,7 @@ def default_budget(level: str, board: Board) -> float:
     if level in ("beginner", "casual"):
         return base
     scale = min(2.0, max(0.1, (len(board.edges) / 60) ** 2))
-    return round(base * scale, 3)
+    return max(_MIN_BUDGET[level], round(base * scale, 3))
 
 
 def choose(
@@ -94,12 +111,17 @@ def choose(
     level: str = DEFAULT_LEVEL,
     budget: float | None = None,
     seed: int = 0,
+    hard_stop: bool = True,
 ) -> Edge:
     """The edge the computer draws next for the side to move.
 
     ``budget`` is in seconds (``None``: :func:`default_budget`); the call returns
-    within it plus 10 %.  Same board, level, budget and seed: same edge.  Raises
-    ``ValueError`` for an unknown level or a finished game.
+    within it plus 10 %.  Same board, level, budget and seed: same edge, as
+    long as the hard stop does not fire (only on an overloaded machine).
+    ``hard_stop=False`` leaves the node limits alone in charge: the same edge
+    on any machine however loaded, but no guarantee on wall time (for
+    analysis, benchmarks and tests).  Raises ``ValueError`` for an unknown
+    level or a finished game.
     """
     _check_level(level)
     if board.is_over():
@@ -114,19 +136,24 @@ def choose(
         return _beginner(board, rng)
     if level == "casual":
         return _casual(board, rng)
-    deadline = _deadline(start, budget)
+    deadline = _deadline(start, budget) if hard_stop else None
     with _no_gc():
-        if level in ("club", "expert"):
-            safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
-            depth = CLUB_DEPTH if level == "club" else EXPERT_DEPTH
-            depth = depth if safe > HORIZON else 64
-            return _searched(board, budget, deadline, seed, max_depth=depth)
+        if level in STYLE:
+            depth, horizon, playouts = STYLE[level]
+            if depth < 64 and sum(1 for e in board.legal_moves if _is_safe(board, e)) <= horizon:
+                depth = 64
+            return _searched(board, budget, deadline, seed, max_depth=depth, playouts=playouts)
         return _master(board, budget, deadline, seed)[0]
 
 
 def _deadline(start: float, budget: float) -> float:
-    """The safety-net deadline: 80 % of the budget, less a little slack."""
-    return start + max(0.0, budget * 0.8 - _SLACK)
+    """The hard stop: 90 % of the budget less a little slack (never under half).
+
+    Node limits (:data:`NODE_RATE`) decide the move and normally end a search
+    near a third of its budget; this clock only cuts a search short on an
+    overloaded machine, where it trades determinism for the time limit.
+    """
+    return start + max(budget * 0.5, budget * _HARD_STOP - _SLACK)
 
 
 @contextmanager
@@ -184,10 +211,17 @@ def _is_safe(board: Board, edge: Edge) -> bool:
 # -- the searching levels ---------------------------------------------------------
 
 
-def _searched(board: Board, budget: float, deadline: float, seed: int, *, max_depth: int) -> Edge:
-    nodes = max(MIN_NODES, int(budget * NODE_RATE))
+def _searched(
+    board: Board, budget: float, deadline: float | None, seed: int, *, max_depth: int, playouts: int
+) -> Edge:
+    nodes = max(100, int(budget * NODE_RATE))
     return _search.search(
-        board, max_nodes=nodes, deadline=deadline, seed=seed, max_depth=max_depth
+        board,
+        max_nodes=nodes,
+        deadline=deadline,
+        seed=seed,
+        max_depth=max_depth,
+        playouts=playouts,
     ).edge
 
 
@@ -200,21 +234,17 @@ def _solver() -> ModuleType | None:
 
 
 def _master(
-    board: Board, budget: float, deadline: float, seed: int
+    board: Board, budget: float, deadline: float | None, seed: int
 ) -> tuple[Edge, int | None, bool]:
     """Master's move, its value if known, and whether that value is exact."""
     solver = _solver()
     share = 0.0  # of the budget spent on the solver
     if solver is not None and _worth_solving(board):
         share = SOLVER_SHARE
+        solver_nodes = max(100, int(budget * share * SOLVER_RATE))
         # A cold table: whether the solver finishes must not depend on earlier calls.
         solver.clear_cache()
-        solution = solver.solve(
-            board,
-            # The node limit decides; the clock only guards an overloaded machine.
-            budget=max(0.01, deadline - time.perf_counter()),
-            max_nodes=max(100, int(budget * share * SOLVER_RATE)),
-        )
+        solution = solver.solve(board, budget=_left(deadline), max_nodes=solver_nodes)
         if solution is not None and solution.best:
             rng = random.Random(f"{seed}:master:{board.key()}")
             captures = [e for e in solution.best if board.claims(e)]
@@ -222,20 +252,33 @@ def _master(
                 return rng.choice(captures), solution.value, True
             best = list(solution.best)
             rng.shuffle(best)
-            if len(best) > 1 and solution.nodes * 4 < budget * share * SOLVER_RATE:
-                best = _trappiest(solver, board, best, deadline)
+            if len(best) > 1 and solution.nodes * 4 < solver_nodes:
+                best = _trappiest(solver, board, best, deadline, solver_nodes // (2 * MAX_TRAPS))
             return best[0], solution.value, True
     nodes = max(200, int(budget * (1 - share) * NODE_RATE))
-    result = _search.search(board, max_nodes=nodes, deadline=deadline, seed=seed)
+    result = _search.search(
+        board, max_nodes=nodes, deadline=deadline, seed=seed, playouts=MASTER_PLAYOUTS
+    )
     return result.edge, result.value, result.exact
 
 
-def _trappiest(solver: ModuleType, board: Board, best: list[Edge], deadline: float) -> list[Edge]:
+def _left(deadline: float | None) -> float | None:
+    """Seconds to the hard stop (``None``: no hard stop)."""
+    return None if deadline is None else max(0.001, deadline - time.perf_counter())
+
+
+def _trappiest(
+    solver: ModuleType, board: Board, best: list[Edge], deadline: float | None, max_nodes: int
+) -> list[Edge]:
     """Equally good moves, those that leave the opponent fewest right answers first.
 
     Best play cannot do better than the value, but a fallible opponent errs
     more where few of its replies keep the value: that is how a lost
-    position is saved and a won one won by more.
+    position is saved and a won one won by more.  The replies that count are
+    the plausible ones: an opponent who knows a little draws a safe edge while
+    there is one.  Each reply position is solved within ``max_nodes`` nodes
+    (the solver's table is warm from the position itself), so the order is
+    the same on any machine unless the hard stop fires.
     """
     scores: dict[Edge, float] = {}
     for edge in best[:MAX_TRAPS]:
@@ -243,14 +286,14 @@ def _trappiest(solver: ModuleType, board: Board, best: list[Edge], deadline: flo
         try:
             if board.is_over() or board.last_claimed:
                 continue
-            left = deadline - time.perf_counter()
-            values = solver.move_values(board, budget=left / 2) if left > 0 else None
+            replies = solver.solve(board, budget=_left(deadline), max_nodes=max_nodes)
+            plausible = [e for e in board.legal_moves if _is_safe(board, e)] or board.legal_moves
         finally:
             board.pop()
-        if values is None:
-            break  # out of time: keep the order found so far
-        top = max(values.values())
-        scores[edge] = sum(1 for v in values.values() if v == top) / len(values)
+        if replies is None:
+            break  # out of nodes or time: keep the order found so far
+        right = set(replies.best)
+        scores[edge] = sum(1 for e in plausible if e in right) / len(plausible)
     return sorted(best, key=lambda e: scores.get(e, 1.0))
 
 

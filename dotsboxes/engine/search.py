@@ -76,6 +76,8 @@ class _Searcher:
         *,
         max_nodes: int,
         deadline: float | None,
+        playouts: int = 0,
+        rng: random.Random | None = None,
     ) -> None:
         self.g = g
         self.drawn = drawn
@@ -86,9 +88,12 @@ class _Searcher:
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.nodes = 0
+        self.next_clock = 32
         self.inexact = 0
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.partial: tuple[int, int] | None = None
+        self.playouts = playouts
+        self.rng = rng or random.Random(0)
 
     # -- making moves -----------------------------------------------------------
 
@@ -193,18 +198,71 @@ class _Searcher:
         favoured = (self.undrawn - u + long_chains) % 2 == 1
         return value if favoured else -value
 
+    def leaf_value(self, comps: list[RawComponent]) -> int:
+        """The value of a search leaf: :meth:`evaluate`, or the safe-phase completions'."""
+        if not self.playouts:
+            return self.evaluate(comps)
+        return self.completion_value()
+
+    def completion_value(self) -> int:
+        """Average value of random completions of the safe phase, for the side to move.
+
+        Each completion draws safe edges in a random order until none is left
+        (one pass suffices: an edge that gives a third side never becomes safe
+        again), then values the resulting endgame: exactly when no junction is
+        left (Berlekamp's chain-and-loop recursion), else by :meth:`evaluate`.
+        Random completions are no minimax, but they count the long chains the
+        safe phase is heading for, and who will have to open the first of them,
+        far better than the chains already on the board do.  Each completion
+        counts as nodes in proportion to its work, so the node limit still
+        bounds the time.
+        """
+        g, drawn, sides, rng = self.g, self.drawn, self.sides, self.rng
+        edge_boxes = g.edge_boxes
+        candidates = [
+            i
+            for i, boxes in enumerate(edge_boxes)
+            if not drawn[i] and all(sides[b] <= 1 for b in boxes)
+        ]
+        total = 0
+        # A completion costs about as much as a search node per twelve edges it looks at.
+        cost = 1 + len(candidates) // 12
+        for _ in range(self.playouts):
+            self.nodes += cost
+            rng.shuffle(candidates)
+            done = []
+            for i in candidates:
+                boxes = edge_boxes[i]
+                if all(sides[b] <= 1 for b in boxes):
+                    drawn[i] = 1
+                    done.append(i)
+                    for b in boxes:
+                        sides[b] += 1
+            comps = raw_components(g, drawn, sides)
+            if min((x for x in sides if x < 4), default=4) >= 2:
+                value = _closed_value(*_shape(comps))
+            else:
+                self.undrawn -= len(done)
+                value = self.evaluate(comps)
+                self.undrawn += len(done)
+            total += -value if len(done) % 2 else value
+            for i in done:
+                drawn[i] = 0
+                for b in edge_boxes[i]:
+                    sides[b] -= 1
+        return round(total / self.playouts)
+
     # -- alpha-beta ----------------------------------------------------------------
 
     def negamax(self, depth: int, alpha: int, beta: int) -> int:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise _Abort
-        if (
-            self.deadline is not None
-            and not self.nodes & 31
-            and time.perf_counter() > self.deadline
-        ):
-            raise _Abort
+        if self.deadline is not None and self.nodes >= self.next_clock:
+            # Every 32 nodes or so (completions count several at once).
+            self.next_clock = self.nodes + 32
+            if time.perf_counter() > self.deadline:
+                raise _Abort
         if self.unclaimed == 0:
             return 0
         entry = self.table.get(self.key)
@@ -229,7 +287,7 @@ class _Searcher:
                 return _closed_value(*_shape(comps))
             if depth <= 0:
                 self.inexact += 1
-                return self.evaluate(comps)
+                return self.leaf_value(comps)
             safe = [
                 i
                 for i, boxes in enumerate(self.g.edge_boxes)
@@ -313,6 +371,7 @@ def search(
     deadline: float | None = None,
     seed: int = 0,
     max_depth: int = 64,
+    playouts: int = 0,
 ) -> SearchResult:
     """Search ``board`` for the side to move within ``max_nodes`` nodes.
 
@@ -323,7 +382,15 @@ def search(
     if board.is_over():
         raise ValueError("the game is over: no edge is left to draw")
     g, drawn, sides = arrays(board)
-    s = _Searcher(g, drawn, sides, max_nodes=max_nodes, deadline=deadline)
+    s = _Searcher(
+        g,
+        drawn,
+        sides,
+        max_nodes=max_nodes,
+        deadline=deadline,
+        playouts=playouts,
+        rng=random.Random(f"{seed}:leaves:{board.key()}"),
+    )
     moves = s_moves(s)
     # The seed orders the safe moves (ties go to the first searched); hand-outs
     # stay last, smallest first, so an interrupted search still answers sensibly.

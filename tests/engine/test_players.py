@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
-from dotsboxes.engine import players
-from dotsboxes.engine.analysis import analyse
+from dotsboxes.engine import players, search
+from dotsboxes.engine.analysis import analyse, arrays
 from dotsboxes.engine.players import LEVELS, choose, default_budget, hint
 from dotsboxes.rules import Board
 
@@ -85,12 +86,13 @@ def test_every_level_plays_whole_games_with_legal_moves(level):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_position_seed_and_budget_give_the_same_move(level):
-    # Budgets well above what the node limits need, so that a loaded machine
-    # does not reach the wall-clock safety net.
+    # The node limits decide the move; without the hard stop (which only a
+    # loaded machine reaches) nothing else can change it.
     for moves in (0, 25, 34):
         board = random_position(5, 5, moves, seed=moves)
-        first = choose(board, level=level, budget=0.25, seed=5)
-        assert choose(board, level=level, budget=0.25, seed=5) == first
+        first = choose(board, level=level, budget=SMALL, seed=5, hard_stop=False)
+        for _ in range(2):
+            assert choose(board, level=level, budget=SMALL, seed=5, hard_stop=False) == first
 
 
 def test_different_seeds_vary_the_opening_moves():
@@ -155,6 +157,26 @@ def test_club_declines_the_last_two_boxes_when_control_is_worth_it():
     assert max(values.values()) == 4
 
 
+def test_club_steers_the_long_chain_count_to_the_parity_that_gives_it_control():
+    # 3 x 3, Red to move, five safe edges: a4-b4 alone wins (+5); it makes a long
+    # chain whose count leaves the long-chain rule favouring Red.
+    board = Board.from_key("3x3.933130.0.r")
+    values = brute_move_values(board)
+    assert [str(e) for e, v in values.items() if v == max(values.values())] == ["a4-b4"]
+    for seed in range(4):
+        edge = choose(board, level="club", seed=seed)
+        assert str(edge) == "a4-b4"
+    board.push(edge)
+    after = analyse(board)
+    assert after.long_chains == 1 and after.favoured == board.turn.other
+
+
+def test_club_forced_to_hand_out_opens_the_shortest_chain():
+    board = chain_of_three_and_a_single_box()
+    for seed in range(3):
+        assert str(choose(board, level="club", seed=seed)) in ("d1-e1", "e1-e2")
+
+
 def test_masters_find_an_optimal_move_when_the_position_is_small():
     for seed in range(6):
         board = random_position(3, 2, 6, seed)
@@ -196,3 +218,23 @@ def test_a_hint_says_to_decline_the_last_two_boxes_to_keep_control():
     h = hint(board, budget=SMALL)
     assert str(h.edge) == "e1-e2"
     assert h.reason.startswith("decline the last two boxes to keep control")
+
+
+def test_the_hard_stop_answers_with_a_legal_move_when_the_clock_has_run_out():
+    # The node limit would allow a long search; a deadline already passed stops
+    # it at the first look at the clock, and the answer is still a legal move.
+    board = random_position(5, 5, 10, seed=2)
+    result = search.search(board, max_nodes=10**9, deadline=time.perf_counter(), playouts=8)
+    assert result.edge in board.legal_moves
+    assert result.nodes < 200
+
+
+def test_a_leaf_valued_by_safe_phase_completions_is_exact_when_the_end_is_forced():
+    # 3 x 2, Blue to move, one safe edge left (a1-a2): drawing it closes a loop
+    # of six that Blue must then open.  Every completion ends there, so their
+    # value is the exact value of the position.
+    board = Board.from_key("3x2.131d7.0.b")
+    assert [str(e) for e in analyse(board).safe_edges] == ["a1-a2"]
+    g, drawn, sides = arrays(board)
+    leaf = search._Searcher(g, drawn, sides, max_nodes=100, deadline=None, playouts=4)
+    assert leaf.completion_value() == max(brute_move_values(board).values()) == 6
