@@ -217,4 +217,3 @@ def test_opening_a_long_chain_gives_the_opener_at_most_two_minus_its_length():
                 assert values[board.edges[e]] <= cap, (board.key(), e)
                 checked += 1
     assert checked > 20
-
