@@ -129,23 +129,40 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # -- channels and cache -----------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # redis-py's default 5 s socket timeout equals channels-redis's 5 s
-                # BZPOPMIN: on a busy host the read times out and kills the consumer.
-                # redis-py 8 refuses a command (MaxConnectionsError) once 100 are in
-                # flight, which a crowd leaving at once exceeds: its group_discard calls
-                # failed and left dead channels in the groups.  Allow many more.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 5000}],
-                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
-                # A slow socket must not stall the group: drop (clients resync by version).
-                "capacity": 500,
-                "expiry": 30,
-            },
+    # redis-py 8 refuses a command (MaxConnectionsError) once 100 are in flight,
+    # which a crowd leaving at once exceeds (their group_discard calls failed and
+    # left dead channels in the groups): allow many more.  Its default 5 s socket
+    # timeout equals channels-redis's 5 s BZPOPMIN: on a busy host the read timed
+    # out and killed the consumer, hence 30 s.
+    _redis_host = {"address": REDIS_URL, "socket_timeout": 30, "max_connections": 5000}
+    if os.environ.get("CHANNEL_LAYER", "pubsub") == "pubsub":
+        # Redis pub/sub (the default): a push is one PUBLISH, and each process gets
+        # it once on the connection it is subscribed with and hands it to its own
+        # sockets.  Messages are not stored: a process that misses one (restarting,
+        # too slow for Redis's output buffer) loses it, and its pages resync by
+        # version, as after any lost push.
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {
+                    "hosts": [_redis_host],
+                    "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                },
+            }
         }
-    }
+    else:  # CHANNEL_LAYER=lists: channels-redis's stored queues (BZPOPMIN per message)
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    "hosts": [_redis_host],
+                    "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                    # A slow process must not stall the group: drop (clients resync).
+                    "capacity": 500,
+                    "expiry": 30,
+                },
+            }
+        }
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }

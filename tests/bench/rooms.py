@@ -153,7 +153,10 @@ def start_servers(args: argparse.Namespace, tmp: Path) -> tuple[list[subprocess.
     subprocess.run(
         [sys.executable, "manage.py", "flush", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
     )
-    layer = "channels-redis" if env.get("REDIS_URL") else "in-memory"
+    layer = "in-memory"
+    if env.get("REDIS_URL"):
+        kind = "pub/sub" if env.get("CHANNEL_LAYER", "pubsub") == "pubsub" else "lists"
+        layer = f"channels-redis ({kind})"
     db = "PostgreSQL" if env.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
     procs = []
     for i in range(args.processes):
@@ -396,7 +399,7 @@ def main() -> None:
         "--pace", type=float, default=3.0, help="mean seconds between a game's moves"
     )
     parser.add_argument("--port", type=int, default=8550)
-    parser.add_argument("--server", choices=("uvicorn", "daphne"), default="daphne")
+    parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         procs, setup = start_servers(args, Path(tmp))
