@@ -2,11 +2,32 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dotsboxes.settings")
+
+
+class OneThreadPerRequestHandler(ASGIHandler):
+    """Django's ASGI handler, with the middleware chain run as one synchronous call.
+
+    Every view of the site is synchronous and WhiteNoise's middleware is too, yet
+    Django builds the chain from the inside out in async mode, so each of the other
+    middleware hops into the request's thread and back for every hook (a dozen
+    thread switches per request, each a lock handoff and a GIL wait on a busy
+    server: most of a move's time in the server).  Here the whole chain and the view
+    run in one hop, as under WSGI; what the handler itself does (reading the body,
+    streaming the response) stays asynchronous."""
+
+    def load_middleware(self, is_async: bool = False) -> None:
+        super().load_middleware(is_async=False)
+        self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+
+
 # Django must be set up before the routing modules import models.
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+django_asgi_app = OneThreadPerRequestHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -24,6 +45,14 @@ class StartRoomClock:
 
     async def __call__(self, scope, receive, send):
         ticker.ensure_started()
+        if scope["type"] == "lifespan":  # uvicorn's startup and shutdown (Channels has none)
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
         return await self.app(scope, receive, send)
 
 

@@ -95,13 +95,21 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # No persistent connections: under ASGI every request runs in a thread of its
     # own, so a kept-open connection is never reused and piles up until PostgreSQL
-    # refuses new clients (Django's documented advice for ASGI).  Put PgBouncer in
-    # front of PostgreSQL for pooling.
+    # refuses new clients (Django's documented advice for ASGI).  Instead each
+    # process keeps a small psycopg pool: a request borrows a connection and gives
+    # it back when it ends, so no request pays for a new PostgreSQL backend (a
+    # fork and an authentication: most of a live room's database time).
     DATABASES = {
         "default": dj_database_url.parse(
             DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0)
         )
     }
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DATABASE_POOL", True):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env_int("DATABASE_POOL_MIN_SIZE", 2),
+            "max_size": env_int("DATABASE_POOL_MAX_SIZE", 10),
+            "timeout": 20,
+        }
 else:
     DATABASES = {
         "default": {
@@ -121,20 +129,40 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # -- channels and cache -----------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # redis-py's default 5 s socket timeout equals channels-redis's 5 s
-                # BZPOPMIN: on a busy host the read times out and kills the consumer.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
-                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
-                # A slow socket must not stall the group: drop (clients resync by version).
-                "capacity": 500,
-                "expiry": 30,
-            },
+    # redis-py 8 refuses a command (MaxConnectionsError) once 100 are in flight,
+    # which a crowd leaving at once exceeds (their group_discard calls failed and
+    # left dead channels in the groups): allow many more.  Its default 5 s socket
+    # timeout equals channels-redis's 5 s BZPOPMIN: on a busy host the read timed
+    # out and killed the consumer, hence 30 s.
+    _redis_host = {"address": REDIS_URL, "socket_timeout": 30, "max_connections": 5000}
+    if os.environ.get("CHANNEL_LAYER", "pubsub") == "pubsub":
+        # Redis pub/sub (the default): a push is one PUBLISH, and each process gets
+        # it once on the connection it is subscribed with and hands it to its own
+        # sockets.  Messages are not stored: a process that misses one (restarting,
+        # too slow for Redis's output buffer) loses it, and its pages resync by
+        # version, as after any lost push.
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {
+                    "hosts": [_redis_host],
+                    "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                },
+            }
         }
-    }
+    else:  # CHANNEL_LAYER=lists: channels-redis's stored queues (BZPOPMIN per message)
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    "hosts": [_redis_host],
+                    "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                    # A slow process must not stall the group: drop (clients resync).
+                    "capacity": 500,
+                    "expiry": 30,
+                },
+            }
+        }
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
     }
@@ -154,6 +182,9 @@ ROOMS_CHAT_BURST = 5  # chat lines per player per window
 ROOMS_CHAT_WINDOW_SECONDS = 10
 
 # -- sessions, auth ---------------------------------------------------------------
+# Database sessions (pooled connections).  Not cached_db on Redis: Django's cache
+# objects live per request context under ASGI, so each request opened a new Redis
+# connection, which cost more than the session query it saved.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # anonymous players keep their games for a year
 LOGIN_URL = "accounts:login"

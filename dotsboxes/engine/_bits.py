@@ -68,10 +68,7 @@ def _dot_maps(width: int, height: int) -> list[Callable[[int, int], tuple[int, i
 
 
 def _edge_permutation(board: Board, dot_map: Callable[[int, int], tuple[int, int]]) -> tuple:
-    index = {}
-    for i, edge in enumerate(board.edges):
-        a, b = (dot_map(*dot) for dot in edge.dots)
-        index[frozenset((a, b))] = i
+    index = {frozenset(edge.dots): i for i, edge in enumerate(board.edges)}
     return tuple(index[frozenset(dot_map(*dot) for dot in edge.dots)] for edge in board.edges)
 
 

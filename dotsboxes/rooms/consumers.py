@@ -37,6 +37,17 @@ class PushOnlyConsumer(AsyncWebsocketConsumer):
         code = CLOSE_TOO_BIG if size > MAX_FRAME else CLOSE_UNSUPPORTED
         await self.close(code=code, reason="This socket only pushes updates; act over HTTP.")
 
+    async def dispatch(self, message: dict) -> None:
+        # Channels closes stale database connections before every handler: a hop to
+        # the process's single sync thread and back, for each message on each socket
+        # (12 per move in a room of 12), serialised across the whole process.  A push
+        # touches no database, and our own ORM calls (``_db``) close theirs, so pushes
+        # go straight to the socket.
+        if message["type"] == "push":
+            await self.push(message)
+        else:
+            await super().dispatch(message)
+
     async def push(self, event: dict) -> None:
         await self.send(text_data=event["html"])
 

@@ -168,14 +168,24 @@ def board_markup(board: Board, *, playable: bool, last: list[Edge]) -> str:
     return picture + "".join(parts)
 
 
-def room_view(room: Room) -> RoomView:
-    """Gather everything the room's fragments show (a handful of queries)."""
+def room_view(
+    room: Room,
+    *,
+    board: Board | None = None,
+    computer: list[bool] | None = None,
+    messages: bool = True,
+) -> RoomView:
+    """Gather everything the room's fragments show (a handful of queries).
+
+    A caller that holds the board already (a move just made) passes it with the
+    computer flag of each move; ``messages=False`` leaves the chat out."""
     game = room.game
-    moves = list(game.moves.order_by("ply").values_list("edge", "by_computer"))
-    board = game.start_board()
-    for edge, _ in moves:
-        board.push(Edge.parse(edge))
-    computer = [flag for _, flag in moves]
+    if board is None or computer is None:
+        moves = list(game.moves.order_by("ply").values_list("edge", "by_computer"))
+        board = game.start_board()
+        for edge, _ in moves:
+            board.push(Edge.parse(edge))
+        computer = [flag for _, flag in moves]
     turns = [
         LogTurn(
             number=n,
@@ -213,7 +223,7 @@ def room_view(room: Room) -> RoomView:
     rematch = (
         game.rematches.select_related("room").first() if game.status != Game.Status.ACTIVE else None
     )
-    messages = list(room.messages.order_by("-created_at", "-id")[:CHAT_SHOWN])[::-1]
+    shown = room.messages.order_by("-created_at", "-id")[:CHAT_SHOWN] if messages else []
     return RoomView(
         room=room,
         game=game,
@@ -222,7 +232,7 @@ def room_view(room: Room) -> RoomView:
         turns=turns,
         spectator_names=sorted(name for name in watchers.values() if name),
         spectator_count=len(watchers),
-        messages=messages,
+        messages=list(shown)[::-1],
         can_abort=game.status == Game.Status.ACTIVE and not both_have_played(board),
         rematch_url=rematch.get_absolute_url() if rematch else "",
     )

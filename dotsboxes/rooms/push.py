@@ -20,10 +20,14 @@ from django.template.loader import render_to_string
 logger = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 
-# What each kind of push carries: moves and offers change nearly everything,
-# presence and chat only their own corners.
+# What each kind of push carries: offers, results and the clock's turns change
+# nearly everything, presence and chat only their own corners.  A plain edge
+# ("move", sent to the page as a "game" push) leaves the spectators and the chat
+# as they were, so it skips them: most pushes are edges, and the two lists are
+# the part of the room that grows.
 FRAGMENTS = {
     "game": ("board", "players", "status", "actions", "log", "spectators", "chat"),
+    "move": ("board", "players", "status", "actions", "log"),
     "presence": ("players", "status", "spectators", "chat"),
     "chat": ("chat",),
 }
@@ -34,8 +38,9 @@ def render_room(room: object, kind: str = "game", *, view: object = None) -> str
     from .presenters import room_view
 
     view = view or room_view(room)
+    marker = "game" if kind == "move" else kind  # the page versions an edge like any change
     return render_to_string(
-        "rooms/push.html", {"v": view, "kind": kind, "parts": FRAGMENTS[kind], "oob": True}
+        "rooms/push.html", {"v": view, "kind": marker, "parts": FRAGMENTS[kind], "oob": True}
     )
 
 
@@ -76,6 +81,22 @@ def rendered_for(room: object) -> str:
 
 def room_after_commit(room_id: int, kind: str = "game") -> None:
     transaction.on_commit(lambda: send_room(room_id, kind))
+
+
+def move_after_commit(room: object, game: object, board: object, computer: list[bool]) -> None:
+    """Push an edge after commit, rendered from the rows the move just saved.
+
+    They are exactly what was committed at this version (reading them again could
+    only find a later version, which has its own push); only presence is read."""
+    from .presenters import room_view
+
+    def send() -> None:
+        view = room_view(room, board=board, computer=computer, messages=False)
+        html = render_room(room, "move", view=view)
+        _last.render = (room.pk, game.version, html)
+        _send(room.group, html)
+
+    transaction.on_commit(send)
 
 
 def redirect_after_commit(room_id: int, url: str) -> None:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from dotsboxes.games import services as games
 from dotsboxes.games.models import Game, Move, Side
-from dotsboxes.rules import Board, IllegalMoveError, RulesError
+from dotsboxes.rules import Board, Edge, IllegalMoveError, RulesError
 
 from . import push
 from .errors import Conflict, Forbidden, NotFound, RoomError, StaleVersion, TooFast
@@ -100,9 +100,19 @@ def _restart_clock(room: Room, game: Game) -> None:
 
 
 def _changed(
-    room: Room, game: Game, *, lobby: bool = False, event: str = "room", bump: bool = True
+    room: Room,
+    game: Game,
+    *,
+    lobby: bool = False,
+    event: str = "room",
+    bump: bool = True,
+    push_move: tuple[Board, list[bool]] | None = None,
 ) -> None:
-    """Bump the version, save both rows, push after commit (and tell ``game_changed``)."""
+    """Bump the version, save both rows, push after commit (and tell ``game_changed``).
+
+    ``push_move`` (the board and the computer flags of its moves) says the change
+    was an edge and nothing else: the push then carries only what an edge changes,
+    rendered from these rows."""
     if bump:
         game.version += 1
         game.save()
@@ -117,7 +127,10 @@ def _changed(
         }
         transaction.on_commit(lambda: games.game_changed.send(sender=Game, **kwargs))
     room.save()
-    push.room_after_commit(room.pk)
+    if push_move is not None:
+        push.move_after_commit(room, game, *push_move)
+    else:
+        push.room_after_commit(room.pk)
     if lobby:
         push.lobby_after_commit()
 
@@ -225,7 +238,7 @@ def record_edges(
         try:
             board.play(text)
         except IllegalMoveError:
-            raise Conflict("That edge is already drawn.") from None
+            raise RoomError("That edge is already drawn.") from None
         except (RulesError, ValueError):
             raise RoomError(f"{str(text)[:12]!r} is not an edge of this board.") from None
         edge = str(board.move_stack[-1])
@@ -248,38 +261,42 @@ def _after_move(room: Room, game: Game, board: Board) -> None:
     _restart_clock(room, game)  # no deadline once the game is over
 
 
-def actor(viewer: Viewer) -> games.Actor:
-    return games.Actor(token=viewer.token, user_id=viewer.user_id)
-
-
-# The games app's refusals, as room refusals with an HTTP status.
-_GAME_ERRORS: dict[type, type[RoomError]] = {
-    games.StaleVersionError: StaleVersion,
-    games.NotYourGameError: Forbidden,
-    games.NotYourTurnError: Conflict,
-    games.GameOverError: Conflict,
-    games.GameNotFoundError: NotFound,
-}
+def load_board(game: Game) -> tuple[Board, list[bool]]:
+    """The game's board rebuilt from its moves, and which of them the computer drew
+    (one query; the caller holds the rows locked or accepts a snapshot)."""
+    board = game.start_board()
+    computer = []
+    for edge, by_computer in game.moves.order_by("ply").values_list("edge", "by_computer"):
+        board.push(Edge.parse(edge))
+        computer.append(by_computer)
+    return board, computer
 
 
 def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | None) -> Room:
-    """A seated player draws one edge on their turn (through ``games.game_play_move``)."""
+    """A seated player draws one edge on their turn.
+
+    The hot path of a live room: one locked read of room and game, one read of
+    the moves, then the same ``record_edges`` the room clock uses; the push is
+    rendered from these rows after commit instead of reading them again."""
     with transaction.atomic():
         room, game = _lock(public_id)
-        _seated(game, viewer, "draw edges")
+        side = _seated(game, viewer, "draw edges")
         _active(game)
         if not _both_seated(game):
             raise Conflict("Wait for an opponent to take the free seat.")
         _check_version(game, version)
-        try:
-            result = games.game_play_move(
-                game=game, edge=str(edge)[:16], version=version, actor=actor(viewer)
-            )
-        except games.GameError as exc:
-            raise _GAME_ERRORS.get(type(exc), RoomError)(str(exc)) from None
-        game = result.game
-        _after_move(room, game, result.board)
-        _changed(room, game, lobby=game.status != Game.Status.ACTIVE, bump=False)
+        board, computer = load_board(game)
+        to_move = Side.of(board.turn)
+        if to_move != side:
+            raise Conflict(f"It is {to_move.label}'s turn, not yours.")
+        record_edges(room, game, board, [str(edge)[:16]], by_computer=False)
+        computer.append(False)
+        _changed(
+            room,
+            game,
+            lobby=game.status != Game.Status.ACTIVE,
+            push_move=(board, computer),
+        )
     return room
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -121,21 +122,21 @@ def _version(request: HttpRequest) -> int | None:
 def _act(
     request: HttpRequest, public_id: str, action: Callable[[Viewer, int | None], Room | object]
 ) -> HttpResponse:
-    room = _room(public_id)
     viewer = viewer_from_request(request)
     version = _version(request)
     try:
         result = action(viewer, version)
     except RoomError as exc:
-        return _refused(request, room, exc)
-    target = result if isinstance(result, Room) else room
-    if target.pk != room.pk:  # a rematch began: go there
+        return _refused(request, Room.objects.filter(game__public_id=public_id).first(), exc)
+    if isinstance(result, Room) and result.game.public_id != public_id:  # a rematch began
         if request.htmx:
-            return HttpResponseClientRedirect(target.get_absolute_url())
-        return redirect(target)
+            return HttpResponseClientRedirect(result.get_absolute_url())
+        return redirect(result)
     if request.htmx:
-        return HttpResponse(rendered_for(_room(public_id)))
-    return redirect(room)
+        # The push this change just sent, when this thread rendered it; else read the room.
+        room = result if isinstance(result, Room) else _room(public_id)
+        return HttpResponse(rendered_for(room))
+    return redirect(reverse("rooms:room", args=[public_id]))
 
 
 def _refused(request: HttpRequest, room: Room | None, exc: RoomError) -> HttpResponse:

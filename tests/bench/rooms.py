@@ -5,7 +5,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/db_rooms_bench \\
     REDIS_URL=redis://127.0.0.1:6379/5 python tests/bench/rooms.py --processes 2
 
-Starts ``--processes`` Daphne servers (PostgreSQL + channels-redis when
+Empties the database, starts ``--processes`` servers (PostgreSQL + channels-redis when
 ``DATABASE_URL``/``REDIS_URL`` are set; a SQLite file and, with one process, the
 in-memory layer otherwise), opens ``--games`` rooms with two players each and
 ``--spectators`` anonymous spectators per room, spread over the servers, then
@@ -24,6 +24,7 @@ import asyncio
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -51,11 +52,87 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (Linux ``/proc``), 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds spent on anything but idle and I/O wait, summed over all cores."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def service_cpu_seconds(database: str) -> tuple[float, float]:
+    """CPU seconds of the PostgreSQL backends serving ``database`` and of redis-server
+    (processes alive at both readings: the servers keep pooled connections)."""
+    pg = redis = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if cmdline.startswith("postgres: ") and f" {database} " in cmdline:
+            pg += cpu_seconds(int(entry.name))
+        elif "redis-server" in cmdline.split(" ", 1)[0]:
+            redis += cpu_seconds(int(entry.name))
+    return pg, redis
+
+
+def client_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def server_command(server: str, port: int) -> list[str]:
+    if server == "uvicorn":
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            # Longer than the client's idle keep-alive (aiohttp: 15 s), so the
+            # server never closes a connection the client is about to reuse.
+            "--timeout-keep-alive",
+            "30",
+            "--no-access-log",
+            "dotsboxes.asgi:application",
+        ]
+    return [
+        sys.executable,
+        "-m",
+        "daphne",
+        "-v",
+        "0",
+        "-b",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "dotsboxes.asgi:application",
+    ]
+
+
 def start_servers(args: argparse.Namespace, tmp: Path) -> tuple[list[subprocess.Popen], str]:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
         DJANGO_SETTINGS_MODULE="dotsboxes.settings",
-        DEBUG="1",
+        # As in production (no SQL kept per query), but over plain HTTP on localhost.
+        DEBUG="0",
+        SECRET_KEY=f"bench-{uuid.uuid4().hex}",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_HSTS_SECONDS="0",
         LOG_LEVEL="WARNING",
         CHANNEL_PREFIX=f"bench-{uuid.uuid4().hex[:6]}",
         ROOMS_CHAT_BURST="1000",
@@ -65,32 +142,36 @@ def start_servers(args: argparse.Namespace, tmp: Path) -> tuple[list[subprocess.
     if args.processes > 1 and not env.get("REDIS_URL"):
         sys.exit("several processes need a shared channel layer: set REDIS_URL")
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    layer = "channels-redis" if env.get("REDIS_URL") else "in-memory"
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    # Empty it: rooms left active by an earlier run have lost their players, and the
+    # room clock would play them out with the computer during this one.
+    subprocess.run(
+        [sys.executable, "manage.py", "flush", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    layer = "in-memory"
+    if env.get("REDIS_URL"):
+        kind = "pub/sub" if env.get("CHANNEL_LAYER", "pubsub") == "pubsub" else "lists"
+        layer = f"channels-redis ({kind})"
     db = "PostgreSQL" if env.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
     procs = []
     for i in range(args.processes):
-        log = open(Path(tempfile.gettempdir()) / f"rooms-bench-daphne-{i}.log", "w")  # noqa: SIM115
+        log = open(Path(tempfile.gettempdir()) / f"rooms-bench-server-{i}.log", "w")  # noqa: SIM115
         procs.append(
             subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "daphne",
-                    "-v",
-                    "0",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(args.port + i),
-                    "dotsboxes.asgi:application",
-                ],
+                server_command(args.server, args.port + i),
                 cwd=ROOT,
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
         )
-    return procs, f"{args.processes} Daphne process(es), {layer} layer, {db}"
+    name = "Daphne" if args.server == "daphne" else "uvicorn"
+    return procs, f"{args.processes} {name} process(es), {layer} layer, {db}"
 
 
 async def wait_up(session: aiohttp.ClientSession, base: str) -> None:
@@ -191,7 +272,7 @@ async def _receive(ws, key, game, role, stats, ready) -> None:
                 stats.opponent.append(now - started)
 
 
-async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
+async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> Stats:
     stats = Stats()
     timeout = aiohttp.ClientTimeout(total=60)
     # No pool limit: every WebSocket holds its connection for the whole run, and a
@@ -265,12 +346,16 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
                 edge = rng.choice(board.legal_moves)
                 stats.mover[(i, version + 1)] = side
                 stats.sent[(i, version + 1)] = time.perf_counter()
-                status, _, text = await player.post(
-                    session,
-                    location + "move",
-                    {"edge": str(edge), "version": version},
-                    **{"HX-Request": "true"},
-                )
+                try:
+                    status, _, text = await player.post(
+                        session,
+                        location + "move",
+                        {"edge": str(edge), "version": version},
+                        **{"HX-Request": "true"},
+                    )
+                except (TimeoutError, aiohttp.ClientError) as exc:
+                    stats.errors.append(f"game {i}: {exc!r}")
+                    return
                 if status != 200:
                     stats.errors.append(f"game {i}: {status} {text[:120]}")
                     return
@@ -280,9 +365,23 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
                 await asyncio.sleep(args.pace * (0.5 + rng.random()))
 
         t1 = time.perf_counter()
+        database = os.environ.get("DATABASE_URL", "").rsplit("/", 1)[-1]
+        cpu0 = (
+            [cpu_seconds(p) for p in pids],
+            client_cpu_seconds(),
+            machine_busy_seconds(),
+            service_cpu_seconds(database),
+        )
         await asyncio.gather(*(play(*g) for g in games))
         await asyncio.sleep(2)  # last pushes
         elapsed = time.perf_counter() - t1
+        stats.cpu = (  # type: ignore[attr-defined]
+            sum(cpu_seconds(p) for p in pids) - sum(cpu0[0]),
+            client_cpu_seconds() - cpu0[1],
+            machine_busy_seconds() - cpu0[2],
+            *(b - a for a, b in zip(cpu0[3], service_cpu_seconds(database), strict=True)),
+        )
+        stats.load = os.getloadavg()  # type: ignore[attr-defined]
         for task in listeners:
             task.cancel()
         await asyncio.gather(*listeners, return_exceptions=True)
@@ -300,12 +399,13 @@ def main() -> None:
         "--pace", type=float, default=3.0, help="mean seconds between a game's moves"
     )
     parser.add_argument("--port", type=int, default=8550)
+    parser.add_argument("--server", choices=("uvicorn", "daphne"), default="uvicorn")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         procs, setup = start_servers(args, Path(tmp))
         try:
             bases = [f"http://127.0.0.1:{args.port + i}" for i in range(args.processes)]
-            stats = asyncio.run(run(args, bases))
+            stats = asyncio.run(run(args, bases, [p.pid for p in procs]))
         finally:
             for p in procs:
                 p.terminate()
@@ -343,8 +443,15 @@ def report(args: argparse.Namespace, setup: str, stats: Stats) -> None:
         f"version gaps: {stats.gaps}   pushes never received: {missing}   "
         f"errors: {len(stats.errors)}"
     )
-    for line in stats.errors[:5]:
-        print("  ", line)
+    servers, client, machine, pg, redis = stats.cpu
+    per_move = 1000 / max(moves, 1)
+    print(
+        f"CPU per move: servers {servers * per_move:.1f} ms, benchmark client "
+        f"{client * per_move:.1f} ms, PostgreSQL {pg * per_move:.1f} ms, Redis "
+        f"{redis * per_move:.1f} ms, whole machine {machine * per_move:.1f} ms "
+        f"(machine busy {machine / stats.elapsed / os.cpu_count():.0%} of "
+        f"{os.cpu_count()} cores; load average at the end {stats.load[0]:.2f})"
+    )
 
 
 if __name__ == "__main__":

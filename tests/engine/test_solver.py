@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dotsboxes.engine import solver
+from dotsboxes.engine import analysis, solver
+from dotsboxes.engine._bits import geometry
 from dotsboxes.engine.solver import Solution, loony_value, move_values, solve, value
 from dotsboxes.rules import Board, Edge
 
@@ -168,3 +169,51 @@ def test_an_unfinished_search_returns_none_within_its_budget():
     assert solve(Board(5, 5), max_nodes=500) is None
     assert move_values(Board(5, 5), budget=0.02) is None
     assert value(Board(5, 5), budget=0.02) is None
+
+
+# -- the theory behind the shortcuts ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height", "count"), [(3, 3, 8), (4, 3, 4), (2, 2, 8), (5, 2, 4)])
+def test_symmetries_map_the_board_onto_itself_and_share_one_canonical_key(width, height, count):
+    # A symmetry that is secretly the identity would pass every value test and
+    # only cost speed: check each one moves edges and keeps boxes whole.
+    geo = geometry(width, height)
+    assert len(geo.symmetries) == count
+    assert len(set(geo.symmetries)) == count
+    for perm, boxes in zip(geo.symmetries, geo.box_perms, strict=True):
+        assert sorted(perm) == list(range(geo.n_edges))
+        for b, mask in enumerate(geo.box_mask):
+            image = sum(1 << perm[e] for e in range(geo.n_edges) if mask >> e & 1)
+            assert image == geo.box_mask[boxes[b]]
+    rng = random.Random(f"symmetry-{width}x{height}")
+    for _ in range(20):
+        drawn = random_position(rng, width, height, rng.randint(0, geo.n_edges)).edge_bits
+        keys = set()
+        for perm in geo.symmetries:
+            image = sum(1 << perm[e] for e in range(geo.n_edges) if drawn >> e & 1)
+            keys.add(geo.canonical(image)[0])
+        assert len(keys) == 1
+
+
+def test_opening_a_long_chain_gives_the_opener_at_most_two_minus_its_length():
+    # The solver skips a loony move once it has a move worth its bound: check the
+    # bound itself against the brute force (loops: four minus their length).
+    rng = random.Random("loony-bound")
+    checked = 0
+    for _ in range(300):
+        board = random_position(rng, 3, 2, undrawn=rng.randint(5, 11))
+        if board.legal_moves and any(board.sides(b) == 3 for b in range(board.num_boxes)):
+            continue  # quiet positions only
+        g, drawn, sides = analysis.arrays(board)
+        values = None
+        for comp in analysis.raw_components(g, drawn, sides):
+            if comp.length < 3 or comp.opened:
+                continue
+            values = values or reference_move_values(board)
+            cap = (2 if comp.kind == "chain" else 4) - comp.length
+            edges = comp.inner + tuple(e for e in comp.end_edges if e >= 0)
+            for e in edges:
+                assert values[board.edges[e]] <= cap, (board.key(), e)
+                checked += 1
+    assert checked > 20

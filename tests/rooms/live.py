@@ -1,4 +1,4 @@
-"""Real ASGI servers for tests: Daphne in subprocesses, sharing one database.
+"""Real ASGI servers for tests: uvicorn and Daphne in subprocesses, sharing one database.
 
 The servers get a freshly migrated database of their own (a SQLite file, or a
 new PostgreSQL database beside the test database, dropped afterwards) and the
@@ -89,27 +89,33 @@ def _admin(server: str, sql: str) -> None:
         admin.execute(sql)
 
 
+def server_command(kind: str, port: int) -> list[str]:
+    """The command line of one ASGI server: uvicorn (production) or Daphne (runserver's)."""
+    app = "dotsboxes.asgi:application"
+    if kind == "uvicorn":
+        return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), app]
+    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+
+
 @contextmanager
 def daphne_servers(env: dict[str, str], ports: list[int]) -> Iterator[list[str]]:
-    """Start one Daphne process per port; yield their base URLs; stop them."""
+    """One Daphne process per port (the server ``runserver`` uses)."""
+    with asgi_servers(env, ports, ["daphne"] * len(ports)) as urls:
+        yield urls
+
+
+@contextmanager
+def asgi_servers(env: dict[str, str], ports: list[int], kinds: list[str]) -> Iterator[list[str]]:
+    """Start one server process per port, of the given kinds; yield their base URLs; stop them."""
     processes: list[subprocess.Popen] = []
     logs = []
     try:
-        for port in ports:
-            log = open(Path(env.get("LIVE_LOG_DIR", "/tmp")) / f"daphne-{port}.log", "w")  # noqa: SIM115
+        for port, kind in zip(ports, kinds, strict=True):
+            log = open(Path(env.get("LIVE_LOG_DIR", "/tmp")) / f"{kind}-{port}.log", "w")  # noqa: SIM115
             logs.append(log)
             processes.append(
                 subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "daphne",
-                        "-b",
-                        "127.0.0.1",
-                        "-p",
-                        str(port),
-                        "dotsboxes.asgi:application",
-                    ],
+                    server_command(kind, port),
                     cwd=ROOT,
                     env=env,
                     stdout=log,

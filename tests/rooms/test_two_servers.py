@@ -1,5 +1,6 @@
-"""Two real server processes behind one address space, sharing PostgreSQL and Redis:
-a move posted to one reaches a spectator connected to the other."""
+"""Two real server processes sharing PostgreSQL and Redis, one uvicorn (production's
+server) and one Daphne (``runserver``'s): a move posted to one reaches a spectator
+connected to the other, both ways round."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from django.db import connection
 from yarl import URL
 
-from tests.rooms.live import daphne_servers, server_env, worker_ports
+from tests.rooms.live import asgi_servers, server_env, worker_ports
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -80,9 +81,13 @@ async def _scenario(one: str, two: str) -> None:
             assert 'data-edge="a1-b1"' in push and 'data-turn="red"' in push
 
 
-def test_a_move_on_one_server_reaches_a_spectator_on_the_other(transactional_db, tmp_path):
+@pytest.mark.parametrize("kinds", [["uvicorn", "daphne"], ["daphne", "uvicorn"]])
+def test_a_move_on_one_server_reaches_a_spectator_on_the_other(transactional_db, tmp_path, kinds):
     _needs_shared_services()
     env = server_env(tmp_path, ROOMS_TICKER="embedded")
     # Playwright may hold this thread's event loop: run the clients in a thread of their own.
-    with daphne_servers(env, worker_ports(2)) as (one, two), ThreadPoolExecutor(1) as pool:
+    with (
+        asgi_servers(env, worker_ports(2), kinds) as (one, two),
+        ThreadPoolExecutor(1) as pool,
+    ):
         pool.submit(asyncio.run, _scenario(one, two)).result(timeout=120)
