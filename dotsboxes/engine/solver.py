@@ -163,6 +163,11 @@ class _Search:
         self.links = tuple(
             tuple((1 << b, geo.box_mask[b]) for b in boxes) for boxes in geo.edge_boxes
         )
+        # Per edge: the other sides of the one or two boxes beside it.
+        self.around = tuple(
+            (geo.box_mask[boxes[0]] | geo.box_mask[boxes[-1]]) & ~(1 << e)
+            for e, boxes in enumerate(geo.edge_boxes)
+        )
         # Packing of a lifted chain in a quiet position's key (see _quiet_key).
         self.chain_bits = geo.n_boxes.bit_length()
         self.chain_shift = 2 * self.chain_bits + geo.n_boxes.bit_length() + 1
@@ -327,17 +332,17 @@ class _Search:
                 safe ^= high  # two ground strings of one box: the same move
         # Safe moves that give a box its second side (that make or lengthen a chain)
         # first: they cut more often (a third fewer nodes on 3 x 3, measured).
+        # The boxes beside a safe edge have at most one side drawn, so the edge gives
+        # one its second side exactly when any other side of them is drawn.
         moves = []
         later = []
-        links = self.links
+        around = self.around
         while safe:
             low = safe & -safe
             safe ^= low
             e = low.bit_length() - 1
-            for _, sides in links[e]:
-                if (drawn & sides).bit_count() == 1:
-                    moves.append(e)
-                    break
+            if drawn & around[e]:
+                moves.append(e)
             else:
                 later.append(e)
         moves = (tuple(moves), tuple(later))

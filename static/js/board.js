@@ -104,22 +104,25 @@
   // Replay: arrow keys step through the game unless the user is typing.  While
   // one step is on its way the next key waits for it to settle, then follows the
   // new position's links: a quick key press is never lost or sent to a stale link.
-  var replayBusy = false, replayQueued = null;
+  var replayBusy = false, replayQueued = [];
   function replayStep(name) {
     var replay = document.getElementById("replay");
     var link = replay && replay.querySelector('[data-nav="' + name + '"]');
     if (!link) return false;
     // A step that never settles (a lost response) stops holding keys after 3 s.
-    if (replayBusy && window.htmx && Date.now() - replayBusy < 3000) { replayQueued = name; return true; }
+    if (replayBusy && window.htmx && Date.now() - replayBusy < 3000) {
+      if (replayQueued.length < 20) replayQueued.push(name);
+      return true;
+    }
     replayBusy = window.htmx ? Date.now() : false;
     link.click();
     return true;
   }
   function replaySettled(event) {
-    if (!replayBusy) return;
+    // One swap can settle several elements: only the new #replay itself ends a step.
+    if (!replayBusy || (event.type === "htmx:afterSettle" && event.target.id !== "replay")) return;
     replayBusy = false;
-    var next = replayQueued;
-    replayQueued = null;
+    var next = replayQueued.shift();
     if (next) replayStep(next);
   }
   document.addEventListener("htmx:afterSettle", replaySettled);
