@@ -74,8 +74,10 @@ STYLE = {
     "club": (1, 0, 4),
     "expert": (64, 64, 8),
 }
-#: The master's leaf completions.
+#: The master's leaf completions, used while more than
+#: :data:`MASTER_STATIC_SAFE_EDGES` safe edges are left.
 MASTER_PLAYOUTS = 8
+MASTER_STATIC_SAFE_EDGES = 12
 #: Seconds kept back from the budget for the work after a search is stopped
 #: (unwinding, building the answer): the clock is read every 32 nodes, well
 #: under a millisecond apart.
@@ -256,9 +258,11 @@ def _master(
                 best = _trappiest(solver, board, best, deadline, solver_nodes // (2 * MAX_TRAPS))
             return best[0], solution.value, True
     nodes = max(200, int(budget * (1 - share) * NODE_RATE))
-    result = _search.search(
-        board, max_nodes=nodes, deadline=deadline, seed=seed, playouts=MASTER_PLAYOUTS
-    )
+    # Completions pay while the safe phase is long; once it is short the
+    # search gets deeper with the static chain-parity leaves, and sees more.
+    safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+    playouts = MASTER_PLAYOUTS if safe > MASTER_STATIC_SAFE_EDGES else 0
+    result = _search.search(board, max_nodes=nodes, deadline=deadline, seed=seed, playouts=playouts)
     return result.edge, result.value, result.exact
 
 

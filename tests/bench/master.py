@@ -43,16 +43,17 @@ def main() -> None:
     cpu: list[float] = []
     over: list[tuple[int, float]] = []
     solved = 0
+    stopped = 0  # moves that ran into the hard stop
     budget = args.budget or players.default_budget("master", Board(width, height))
     for game in range(args.games):
         board = Board(width, height)
         while not board.is_over():
             start, start_cpu = time.perf_counter(), time.process_time()
+            deadline = players._deadline(start, budget)
             with players._no_gc():
-                edge, _, exact = players._master(
-                    board, budget, players._deadline(start, budget), game
-                )
+                edge, _, exact = players._master(board, budget, deadline, game)
             elapsed = time.perf_counter() - start
+            stopped += start + elapsed >= deadline
             times.append(elapsed)
             cpu.append(time.process_time() - start_cpu)
             solved += exact
@@ -71,6 +72,7 @@ def main() -> None:
         f"p95 {percentile(cpu, 0.95):.3f} s   max {max(cpu):.3f} s"
     )
     print(f"  moves with an exact value: {solved} of {len(times)}")
+    print(f"  moves that ran into the hard stop: {stopped}")
     print(f"  moves over budget + 10 %: {len(over)} {over[:5]}")
     print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
