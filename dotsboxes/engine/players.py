@@ -325,10 +325,10 @@ class Hint:
     value: int | None = None
 
 
-def hint(board: Board, *, budget: float | None = None) -> Hint:
+def hint(board: Board, *, budget: float | None = None, hard_stop: bool = True) -> Hint:
     """The master's move for the side to move, with its reason.
 
-    Raises ``ValueError`` on a finished game.
+    ``hard_stop`` as in :func:`choose`.  Raises ``ValueError`` on a finished game.
     """
     if board.is_over():
         raise ValueError("the game is over: no edge is left to draw")
@@ -336,7 +336,8 @@ def hint(board: Board, *, budget: float | None = None) -> Hint:
         budget = default_budget("master", board) / 2
     start = time.perf_counter()
     with _no_gc():
-        edge, value, exact = _master(board, budget, _deadline(start, budget), 0)
+        deadline = _deadline(start, budget) if hard_stop else None
+        edge, value, exact = _master(board, budget, deadline, 0)
     reason = explain(board, edge, analyse(board))
     if exact and value is not None:
         reason += "; " + _outlook(value)

@@ -15,6 +15,8 @@ from dotsboxes.rules import Board
 from .brute import brute_move_values
 
 SMALL = 0.05  # seconds: keeps the suite fast; node limits scale with it
+# Tests of what a level plays pass hard_stop=False: the node limits decide the
+# move, and a test machine loaded enough to reach the hard stop cannot change it.
 
 
 def random_position(width: int, height: int, moves: int, seed: int) -> Board:
@@ -129,7 +131,7 @@ def test_casual_players_forced_to_give_boxes_give_the_fewest():
 def test_knowing_levels_play_simple_endgames_perfectly(level):
     for board in simple_endgames(6, seed=len(level)):
         values = brute_move_values(board)
-        edge = choose(board, level=level, budget=SMALL, seed=1)
+        edge = choose(board, level=level, budget=SMALL, seed=1, hard_stop=False)
         assert values[edge] == max(values.values()), (level, board.key(), edge)
 
 
@@ -146,7 +148,7 @@ def test_club_declines_the_last_two_boxes_when_control_is_worth_it():
     # Take two boxes, then double-deal: the engine takes one box at a time.
     line = []
     while analyse(board).capturable:
-        edge = choose(board, level="club", seed=0)
+        edge = choose(board, level="club", seed=0, hard_stop=False)
         line.append(str(edge))
         if not board.push(edge):
             break
@@ -164,7 +166,7 @@ def test_club_steers_the_long_chain_count_to_the_parity_that_gives_it_control():
     values = brute_move_values(board)
     assert [str(e) for e, v in values.items() if v == max(values.values())] == ["a4-b4"]
     for seed in range(4):
-        edge = choose(board, level="club", seed=seed)
+        edge = choose(board, level="club", seed=seed, hard_stop=False)
         assert str(edge) == "a4-b4"
     board.push(edge)
     after = analyse(board)
@@ -174,19 +176,19 @@ def test_club_steers_the_long_chain_count_to_the_parity_that_gives_it_control():
 def test_club_forced_to_hand_out_opens_the_shortest_chain():
     board = chain_of_three_and_a_single_box()
     for seed in range(3):
-        assert str(choose(board, level="club", seed=seed)) in ("d1-e1", "e1-e2")
+        assert str(choose(board, level="club", seed=seed, hard_stop=False)) in ("d1-e1", "e1-e2")
 
 
 def test_masters_find_an_optimal_move_when_the_position_is_small():
     for seed in range(6):
         board = random_position(3, 2, 6, seed)
         values = brute_move_values(board)
-        edge = choose(board, level="master", budget=0.3, seed=seed)
+        edge = choose(board, level="master", budget=0.3, seed=seed, hard_stop=False)
         assert values[edge] == max(values.values()), (board.key(), edge)
 
 
 def test_a_hint_explains_a_safe_opening_move():
-    h = hint(Board(5, 5), budget=SMALL)
+    h = hint(Board(5, 5), budget=SMALL, hard_stop=False)
     assert h.edge in Board(5, 5).legal_moves
     assert h.reason.startswith("safe: creates no third side")
 
@@ -195,14 +197,14 @@ def test_a_hint_says_to_take_an_offered_box():
     board = Board(2, 2)
     for text in ("a1-b1", "a2-b2", "a1-a2"):
         board.play(text)
-    h = hint(board, budget=SMALL)
+    h = hint(board, budget=SMALL, hard_stop=False)
     assert str(h.edge) == "b1-b2"
     assert h.reason.startswith("take the box")
 
 
 def test_a_hint_with_only_chains_left_says_which_to_open():
     board = chain_of_three_and_a_single_box()
-    h = hint(board, budget=SMALL)
+    h = hint(board, budget=SMALL, hard_stop=False)
     assert str(h.edge) in ("d1-e1", "e1-e2")
     assert h.reason.startswith("open the shortest chain (1 box)")
     # Give the single box away, then receive the chain of three: 3 - 1.
@@ -215,7 +217,7 @@ def test_a_hint_says_to_decline_the_last_two_boxes_to_keep_control():
     rows = "a1-b1 b1-c1 c1-d1 d1-e1 a2-b2 b2-c2 c2-d2 d2-e2 a3-b3 b3-c3 c3-d3 d3-e3"
     for text in (rows + " a4-b4 b4-c4 c4-d4 d4-e4 a1-a2 b1-b2 c1-c2").split():
         board.push(board.parse_edge(text))
-    h = hint(board, budget=SMALL)
+    h = hint(board, budget=SMALL, hard_stop=False)
     assert str(h.edge) == "e1-e2"
     assert h.reason.startswith("decline the last two boxes to keep control")
 
