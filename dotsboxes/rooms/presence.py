@@ -9,11 +9,12 @@ beats a ``ServerBeat`` row; the sockets of a process that stopped beating
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from dotsboxes.games.models import Game, Side
@@ -22,6 +23,8 @@ from . import push
 from .identity import Viewer, seat_of
 from .models import Connection, Room, ServerBeat
 from .services import away_grace, log_line
+
+logger = logging.getLogger(__name__)
 
 # This process's name in Connection.server (pid for humans, uuid for uniqueness).
 SERVER_ID = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
@@ -73,13 +76,28 @@ def connection_close(*, channel_name: str) -> int | None:
     """Forget a socket; start the away countdown if it was a player's last one.
 
     Returns the room's id (the caller pushes presence), or None if unknown."""
+    for attempt in range(3):
+        try:
+            return _close(channel_name)
+        except OperationalError:
+            # PostgreSQL ends one side of a deadlock; this one gives way and tries again.
+            if attempt == 2:
+                raise
+            logger.warning("closing socket %s: deadlock, retrying", channel_name)
+    return None
+
+
+def _close(channel_name: str) -> int | None:
     with transaction.atomic():
-        conn = Connection.objects.filter(channel_name=channel_name).first()
-        if conn is None:
+        found = Connection.objects.filter(channel_name=channel_name).values_list("room_id", "side")
+        if not found:
             return None
-        room = Room.objects.select_for_update().select_related("game").get(pk=conn.room_id)
-        conn.delete()
-        _after_leaving(room, {conn.side} - {""})
+        room_id, side = found[0]
+        # The room first, then its socket rows: the order every writer of rooms keeps.
+        room = Room.objects.select_for_update().select_related("game").get(pk=room_id)
+        deleted, _ = Connection.objects.filter(channel_name=channel_name).delete()
+        if deleted:
+            _after_leaving(room, {side} - {""})
     return room.pk
 
 
@@ -111,8 +129,15 @@ def purge_stale_servers(now: object = None) -> int:
     for _pk, room_id, side in orphans:
         by_room.setdefault(room_id, set()).add(side)
     with transaction.atomic():
+        # Rooms locked first and in one order, as connection_open and _close do: deleting
+        # the sockets before locking their rooms deadlocked against a socket closing.
+        rooms = list(
+            Room.objects.select_for_update()
+            .select_related("game")
+            .filter(pk__in=by_room)
+            .order_by("pk")
+        )
         Connection.objects.filter(pk__in=[pk for pk, _r, _s in orphans]).delete()
-        rooms = Room.objects.select_for_update().select_related("game").filter(pk__in=by_room)
         for room in rooms:
             _after_leaving(room, by_room[room.pk] - {""})
             push.room_after_commit(room.pk, kind="presence")
