@@ -26,3 +26,20 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     if database["ENGINE"].endswith("sqlite3"):
         path = tmp_path_factory.mktemp("sqlite") / "test.sqlite3"
         database.setdefault("TEST", {})["NAME"] = str(path)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_connection_pools(django_db_setup, django_db_blocker):
+    """Close PostgreSQL connection pools before the test database is dropped.
+
+    Connections pooled by other threads (live servers, the computer's workers)
+    otherwise keep the test database "being accessed by other users" at teardown.
+    """
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            close_pool = getattr(connection, "close_pool", None)
+            if close_pool is not None:
+                close_pool()
