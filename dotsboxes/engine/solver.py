@@ -419,6 +419,8 @@ class _Search:
                 if not forced:
                     break
                 for e in forced:
+                    # _Search.play written out, not called: this is the search's innermost
+                    # loop, and a method call per forced edge shows in its time.
                     drawn |= 1 << e
                     for bit, sides in links[e]:
                         c = (drawn & sides).bit_count()
