@@ -30,16 +30,22 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 @pytest.fixture(scope="session", autouse=True)
 def _close_connection_pools(django_db_setup, django_db_blocker):
-    """Close PostgreSQL connection pools before the test database is dropped.
+    """Let go of every PostgreSQL session on the test database before it is dropped.
 
-    Connections pooled by other threads (live servers, the computer's workers)
-    otherwise keep the test database "being accessed by other users" at teardown.
+    Worker threads (the computer's replies, live servers) keep pooled connections
+    checked out, and closing the pool does not end those: the drop then warned the
+    database was "being accessed by other users".  The suite is over, so end them.
     """
     yield
     from django.db import connections
 
     with django_db_blocker.unblock():
         for connection in connections.all():
-            close_pool = getattr(connection, "close_pool", None)
-            if close_pool is not None:
-                close_pool()
+            if connection.vendor != "postgresql":
+                continue
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            connection.close_pool()
