@@ -17,6 +17,7 @@ from dotsboxes.games.presenters import CELL, MARGIN, board_svg
 from dotsboxes.rules import Board, Edge
 
 from .models import Message, Room
+from .services import load_board
 from .turns import both_have_played, turn_spans
 
 CHAT_SHOWN = 60
@@ -181,11 +182,7 @@ def room_view(
     computer flag of each move; ``messages=False`` leaves the chat out."""
     game = room.game
     if board is None or computer is None:
-        moves = list(game.moves.order_by("ply").values_list("edge", "by_computer"))
-        board = game.start_board()
-        for edge, _ in moves:
-            board.push(Edge.parse(edge))
-        computer = [flag for _, flag in moves]
+        board, computer = load_board(game)
     turns = [
         LogTurn(
             number=n,
