@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 import aiohttp  # noqa: E402
 
 from dotsboxes.rules import Board  # noqa: E402
+from tests.rooms.live import server_command, stop  # noqa: E402
 
 CONNECTING = asyncio.Semaphore(50)  # sockets opening at once (a crowd, not a stampede)
 VERSION_RE = re.compile(r'data-version="(\d+)" data-kind="(\w+)"')
@@ -90,39 +91,6 @@ def client_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def server_command(server: str, port: int) -> list[str]:
-    if server == "uvicorn":
-        return [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            # Longer than the client's idle keep-alive (aiohttp: 15 s), so the
-            # server never closes a connection the client is about to reuse.
-            "--timeout-keep-alive",
-            "30",
-            "--no-access-log",
-            "dotsboxes.asgi:application",
-        ]
-    return [
-        sys.executable,
-        "-m",
-        "daphne",
-        "-v",
-        "0",
-        "-b",
-        "127.0.0.1",
-        "-p",
-        str(port),
-        "dotsboxes.asgi:application",
-    ]
-
-
 def start_servers(args: argparse.Namespace, tmp: Path) -> tuple[list[subprocess.Popen], str]:
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
@@ -163,7 +131,7 @@ def start_servers(args: argparse.Namespace, tmp: Path) -> tuple[list[subprocess.
         log = open(Path(tempfile.gettempdir()) / f"rooms-bench-server-{i}.log", "w")  # noqa: SIM115
         procs.append(
             subprocess.Popen(
-                server_command(args.server, args.port + i),
+                server_command(args.server, args.port + i, quiet=True),
                 cwd=ROOT,
                 env=env,
                 stdout=log,
@@ -407,13 +375,7 @@ def main() -> None:
             bases = [f"http://127.0.0.1:{args.port + i}" for i in range(args.processes)]
             stats = asyncio.run(run(args, bases, [p.pid for p in procs]))
         finally:
-            for p in procs:
-                p.terminate()
-            for p in procs:
-                try:
-                    p.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            stop(procs, timeout=15)
     report(args, setup, stats)
 
 

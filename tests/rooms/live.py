@@ -89,12 +89,34 @@ def _admin(server: str, sql: str) -> None:
         admin.execute(sql)
 
 
-def server_command(kind: str, port: int) -> list[str]:
-    """The command line of one ASGI server: uvicorn (production) or Daphne (runserver's)."""
+def server_command(kind: str, port: int, *, quiet: bool = False) -> list[str]:
+    """The command line of one ASGI server: uvicorn (production) or Daphne (runserver's).
+
+    ``quiet`` (the benchmark): no access log, warnings only, and a keep-alive longer
+    than aiohttp's 15 s idle one, so a server never closes a connection the client
+    is about to reuse."""
     app = "dotsboxes.asgi:application"
     if kind == "uvicorn":
-        return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port), app]
-    return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+        command = [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port)]
+        if quiet:
+            command += ["--log-level", "warning", "--timeout-keep-alive", "30", "--no-access-log"]
+        return [*command, app]
+    return [
+        *(sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)),
+        *(("-v", "0") if quiet else ()),
+        app,
+    ]
+
+
+def stop(processes: list[subprocess.Popen], timeout: float = 10) -> None:
+    """Ask every server to stop, then kill those that have not within ``timeout``."""
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 @contextmanager
@@ -126,13 +148,7 @@ def asgi_servers(env: dict[str, str], ports: list[int], kinds: list[str]) -> Ite
             _wait_for_port(port, process)
         yield [f"http://127.0.0.1:{port}" for port in ports]
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop(processes)
         for log in logs:
             log.close()
         if env.get("LIVE_PG_DB"):
