@@ -22,7 +22,8 @@ from pathlib import Path
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
-PORT_BASE = 8520  # the rooms helper's range is 8500-8599; 10 ports per xdist worker
+# 10 ports per xdist worker; TEST_PORT_BASE lets two checkouts run the suite side by side.
+PORT_BASE = int(os.environ.get("TEST_PORT_BASE", "8520"))
 
 
 def worker_ports(count: int) -> list[int]:
