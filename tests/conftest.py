@@ -11,6 +11,25 @@ def alice(client):
     return client
 
 
+@pytest.fixture(autouse=True)
+def _forget_local_cache():
+    """Start every test with an empty process-local cache.
+
+    The computer claims ``(game id, version)`` in the cache while it thinks.  On
+    SQLite a test rolled back at its end gives its game ids back, so the next
+    test's first game can have the same id and version and find that claim still
+    held: its computer would never move.  (A Redis cache is shared by the xdist
+    workers and keyed by each worker's own database, whose ids are never reused:
+    it is left alone.)
+    """
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()
+    yield
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """SQLite tests use a database file, as the site does, not the in-memory default.
