@@ -26,16 +26,49 @@ def level_choices() -> list[tuple[str, str]]:
     return [(level, level.capitalize()) for level in players.LEVELS]
 
 
+def _choice_messages(text: str) -> dict[str, str]:
+    return {"required": text, "invalid_choice": text}
+
+
+def _size_messages(name: str) -> dict[str, str]:
+    text = f"Give the {name} in boxes, a whole number from 1 to 9."
+    return {"invalid": text, "min_value": text, "max_value": text}
+
+
+NAME_MESSAGES = {"max_length": "Keep the name to 40 characters or fewer."}
+LEVEL_MESSAGES = _choice_messages("Choose one of the computer's levels from the list.")
+
+
 class NewGameForm(forms.Form):
-    mode = forms.ChoiceField(choices=MODES, initial=Game.Mode.COMPUTER, widget=forms.RadioSelect)
+    mode = forms.ChoiceField(
+        choices=MODES,
+        initial=Game.Mode.COMPUTER,
+        widget=forms.RadioSelect,
+        error_messages=_choice_messages(
+            "Choose whom to play: the computer, or a second player on this device."
+        ),
+    )
     size = forms.ChoiceField(
-        choices=[*PRESETS, ("custom", "Other size")], initial="5x5", widget=forms.RadioSelect
+        choices=[*PRESETS, ("custom", "Other size")],
+        initial="5x5",
+        widget=forms.RadioSelect,
+        error_messages=_choice_messages("Choose one of the sizes, or Other size."),
     )
     width = forms.IntegerField(
-        min_value=1, max_value=9, required=False, label="Width in boxes", initial=6
+        min_value=1,
+        max_value=9,
+        required=False,
+        label="Width in boxes",
+        initial=6,
+        error_messages=_size_messages("width"),
     )
     height = forms.IntegerField(
-        min_value=1, max_value=9, required=False, label="Height in boxes", initial=6
+        min_value=1,
+        max_value=9,
+        required=False,
+        label="Height in boxes",
+        initial=6,
+        error_messages=_size_messages("height"),
     )
     side = forms.ChoiceField(
         choices=SIDES,
@@ -43,10 +76,17 @@ class NewGameForm(forms.Form):
         widget=forms.RadioSelect,
         label="Your side",
         required=False,
+        error_messages=_choice_messages("Choose Blue (you start) or Red (the computer starts)."),
     )
-    level = forms.ChoiceField(choices=(), label="Computer level", required=False)
-    blue_name = forms.CharField(max_length=40, required=False, label="Blue player's name")
-    red_name = forms.CharField(max_length=40, required=False, label="Red player's name")
+    level = forms.ChoiceField(
+        choices=(), label="Computer level", required=False, error_messages=LEVEL_MESSAGES
+    )
+    blue_name = forms.CharField(
+        max_length=40, required=False, label="Blue player's name", error_messages=NAME_MESSAGES
+    )
+    red_name = forms.CharField(
+        max_length=40, required=False, label="Red player's name", error_messages=NAME_MESSAGES
+    )
     position = forms.CharField(required=False, widget=forms.HiddenInput, max_length=120)
 
     def __init__(self, *args, **kwargs) -> None:
@@ -72,19 +112,38 @@ class NewGameForm(forms.Form):
         self.start_board = board
         return board.key()
 
+    #: Fields the page shows only for one mode (CSS hides the others' fieldset).
+    MODE_FIELDS = {
+        Game.Mode.COMPUTER.value: ("side", "level"),
+        Game.Mode.LOCAL.value: ("blue_name", "red_name"),
+    }
+
     def clean(self) -> dict:
         data = super().clean()
+        mode = data.get("mode")
+        # A value left in the other mode's hidden fieldset is not part of this game:
+        # ignore it rather than refuse the form with a message nobody can see.
+        for other, names in self.MODE_FIELDS.items():
+            if mode and mode != other:
+                for name in names:
+                    self.errors.pop(name, None)
+                    data[name] = ""
         # Only games against the computer use these; a blank one takes the default.
         data["side"] = data.get("side") or Side.BLUE
         data["level"] = data.get("level") or players.DEFAULT_LEVEL
+        size = data.get("size")
+        if size != "custom" or self.start_board is not None:
+            # The width and height boxes are hidden unless Other size is chosen: a
+            # leftover bad value there must not block a preset (its message would be unseen).
+            for name in ("width", "height"):
+                self.errors.pop(name, None)
         if self.start_board is not None:
             data["width"], data["height"] = self.start_board.width, self.start_board.height
             return data
-        size = data.get("size")
         if size == "custom":
             for name in ("width", "height"):
                 if data.get(name) is None and name not in self.errors:
-                    self.add_error(name, f"Give the {name} in boxes, from 1 to 9.")
+                    self.add_error(name, f"Give the {name} in boxes, a whole number from 1 to 9.")
         elif size:
             w, h = size.split("x")
             data["width"], data["height"] = int(w), int(h)
@@ -96,6 +155,10 @@ class ImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
         label="Game record",
         max_length=20000,
+        error_messages={
+            "required": "Paste a game record here first.",
+            "max_length": "That is far longer than any game record (at most 20,000 characters).",
+        },
     )
     mode = forms.ChoiceField(
         choices=[
@@ -106,6 +169,9 @@ class ImportForm(forms.Form):
         initial="replay",
         widget=forms.RadioSelect,
         label="Then",
+        error_messages=_choice_messages(
+            "Choose what to do with it: replay it, or continue it here or against the computer."
+        ),
     )
     side = forms.ChoiceField(
         choices=[(Side.BLUE.value, "Blue"), (Side.RED.value, "Red")],
@@ -113,8 +179,11 @@ class ImportForm(forms.Form):
         widget=forms.RadioSelect,
         label="Your side against the computer",
         required=False,
+        error_messages=_choice_messages("Choose Blue or Red."),
     )
-    level = forms.ChoiceField(choices=(), label="Computer level", required=False)
+    level = forms.ChoiceField(
+        choices=(), label="Computer level", required=False, error_messages=LEVEL_MESSAGES
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

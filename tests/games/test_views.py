@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -74,23 +75,40 @@ def test_a_bad_position_link_is_refused_with_a_message(alice, db):
 
 
 @pytest.mark.parametrize(
-    ("fields", "message"),
+    ("fields", "field", "message"),
     [
-        ({"size": "custom", "width": "", "height": "4"}, "Give the width in boxes"),
-        ({"size": "custom", "width": "10", "height": "4"}, "less than or equal to 9"),
-        ({"size": "custom", "width": "0", "height": "4"}, "greater than or equal to 1"),
-        ({"size": "7x7"}, "Select a valid choice"),
-        ({"level": "godlike"}, "Select a valid choice"),
-        ({"mode": "online"}, "Select a valid choice"),
-        ({"blue_name": "x" * 41}, "at most 40 characters"),
+        ({"size": "custom", "width": "", "height": "4"}, "width", "Give the width in boxes"),
+        ({"size": "custom", "width": "10", "height": "4"}, "width", "from 1 to 9"),
+        ({"size": "custom", "width": "0", "height": "4"}, "width", "from 1 to 9"),
+        ({"size": "custom", "width": "3", "height": "x"}, "height", "Give the height in boxes"),
+        ({"size": "7x7"}, "size", "Choose one of the sizes"),
+        ({"mode": "computer", "level": "godlike"}, "level", "Choose one of the computer's levels"),
+        ({"mode": "computer", "side": "green"}, "side", "Choose Blue (you start) or Red"),
+        ({"mode": "online"}, "mode", "Choose whom to play"),
+        ({"mode": ""}, "mode", "Choose whom to play"),
+        ({"blue_name": "x" * 41}, "blue_name", "40 characters or fewer"),
     ],
 )
-def test_invalid_new_game_values_are_refused_beside_the_field(alice, db, fields, message):
+def test_invalid_new_game_values_are_refused_beside_the_field(alice, db, fields, field, message):
     data = {"mode": "local", "size": "3x3", "side": "blue", "level": "casual"} | fields
     response = alice.post(reverse("games:new"), data)
     assert response.status_code == 200
-    assert message in response.content.decode()
+    html = unescape(response.content.decode())
+    # The message is the field's own error list, which the field points to.
+    errors = re.search(rf'<ul class="errorlist" id="id_{field}_error">(.*?)</ul>', html, re.S)
+    assert errors and message in errors.group(1)
     assert not Game.objects.exists()
+
+
+def test_values_in_fields_the_page_hides_are_ignored_not_refused_unseen(alice, db):
+    # Typed under Other size, then a preset chosen: the boxes are hidden and ignored.
+    game = start(alice, size="4x4", width="0", height="x")
+    assert (game.width, game.height) == (4, 4)
+    # The computer's fieldset is hidden on one device, the names' against the computer.
+    game = start(alice, mode="local", side="green", level="godlike", blue_name="Ada")
+    assert (game.mode, game.blue_name) == ("local", "Ada")
+    game = start(alice, mode="computer", side="red", blue_name="x" * 41, red_name="Max")
+    assert (game.computer_side, game.red_name) == ("blue", "You")
 
 
 def test_any_size_from_1_to_9_boxes_can_be_chosen(alice, db):
