@@ -19,12 +19,22 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
-from dotsboxes.rules import Board, Edge
+from dotsboxes.rules import Board, Edge, Player
 
 from .hints import Hint
 from .models import Game, Side
-from .presenters import Step, Turn, board_svg, history, status_sentence, turns
+from .presenters import (
+    Step,
+    Turn,
+    board_svg,
+    boxes_text,
+    edge_sample,
+    history,
+    status_sentence,
+    turns,
+)
 from .services import Actor
 
 
@@ -114,6 +124,10 @@ class Panel:
         )
 
     @property
+    def legend_html(self) -> str:
+        return legend_html(self.game)
+
+    @property
     def can_undo(self) -> bool:
         return (
             bool(self.seats)
@@ -123,13 +137,7 @@ class Panel:
         )
 
     def display_name(self, side: Side) -> str:
-        """A player's name with their colour, e.g. "Ada (Blue)"; just "Blue" if unnamed."""
-        name = self.game.name_of(side)
-        if name == side.label:
-            return name
-        if name.endswith(")"):  # "Computer (casual)" becomes "Computer (casual, Red)"
-            return f"{name[:-1]}, {side.label})"
-        return f"{name} ({side.label})"
+        return display_name(self.game, side)
 
     @property
     def blue_display(self) -> str:
@@ -152,7 +160,7 @@ class Panel:
             loser = Side.RED if winner == Side.BLUE else Side.BLUE
             return f"{names[loser]} resigned, so {names[winner]} wins (boxes {blue} to {red})."
         if game.result == Game.Result.TIE:
-            return f"A tie: {blue} boxes each."
+            return f"A tie: {boxes_text(blue)} each."
         if game.result in (Game.Result.BLUE, Game.Result.RED):
             winner = Side(game.result)
             hi, lo = max(blue, red), min(blue, red)
@@ -168,6 +176,27 @@ class Panel:
         if game.mode == Game.Mode.LOCAL:
             return f"{size} on one device"
         return f"{size} online"
+
+
+def display_name(game: Game, side: Side) -> str:
+    """A player's name with their colour, e.g. "Ada (Blue)"; just "Blue" if unnamed."""
+    name = game.name_of(side)
+    if name == side.label:
+        return name
+    if name.endswith(")"):  # "Computer (casual)" becomes "Computer (casual, Red)"
+        return f"{name[:-1]}, {side.label})"
+    return f"{name} ({side.label})"
+
+
+def legend_html(game: Game) -> str:
+    """Which lines are whose beside a board: Blue's solid, Red's striped (never colour alone)."""
+    return format_html(
+        "{} {} {} {}",
+        mark_safe(edge_sample(Player.BLUE)),  # our own markup, no user text
+        display_name(game, Side.BLUE),
+        mark_safe(edge_sample(Player.RED)),
+        display_name(game, Side.RED),
+    )
 
 
 def _last_turn(all_turns: list[Turn]) -> list[Edge]:

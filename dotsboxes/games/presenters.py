@@ -25,10 +25,19 @@ from dotsboxes.rules import Board, Edge, Player
 
 CELL = 60  # SVG units between neighbouring dots
 MARGIN = 30
+# Blue and orange stay apart under every common colour-vision deficiency, and each
+# keeps 3:1 against the board, the box fills and the halo (tests/games/test_palette.py).
 COLOURS = {Player.BLUE: "#0b63c4", Player.RED: "#c2410c"}
 FILLS = {Player.BLUE: "#dbeafe", Player.RED: "#ffedd5"}
 INITIALS = {Player.BLUE: "B", Player.RED: "R"}
 INK = "#1f2937"
+BOARD = "#ffffff"  # the card the board is drawn on (site.css --card)
+HALO = "#fde68a"  # under the last turn's edges
+HIGHLIGHT = "#7c3aed"  # hinted and studied edges (site.css --focus)
+# Colour alone must not tell the players' edges apart (nor does it in greyscale:
+# the two colours are almost equally dark), so Red's edges carry a stripe of the
+# board's colour down the middle: Blue's lines are solid, Red's hollow.
+STRIPED = {Player.RED}
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,11 @@ def _claims_text(n: int) -> str:
     return "a box" if n == 1 else f"{n} boxes"
 
 
+def boxes_text(n: int) -> str:
+    """``n`` with the right noun: "1 box", "2 boxes"."""
+    return f"{n} box" if n == 1 else f"{n} boxes"
+
+
 def status_sentence(board: Board, *, computer: Player | None = None) -> str:
     """The last turn and what comes next, in one sentence.
 
@@ -126,7 +140,7 @@ def status_sentence(board: Board, *, computer: Player | None = None) -> str:
     outcome = board.outcome()
     if outcome is not None:
         if outcome.winner is None:
-            nxt = f"the game is over: a tie, {outcome.blue} boxes each"
+            nxt = f"the game is over: a tie, {boxes_text(outcome.blue)} each"
         else:
             nxt = (
                 f"the game is over: {outcome.winner} wins "
@@ -141,6 +155,20 @@ def status_sentence(board: Board, *, computer: Player | None = None) -> str:
     if not verb:
         return nxt[0].upper() + nxt[1:] + "."
     return f"{verb}; {nxt}."
+
+
+def edge_sample(player: Player) -> str:
+    """A short line drawn as ``player``'s edges are, for the legend beside a board."""
+    line = 'x1="5" y1="6" x2="35" y2="6"'
+    parts = [
+        '<svg class="edge-sample" viewBox="0 0 40 12" width="40" height="12" aria-hidden="true">',
+        f'<line {line} stroke="{COLOURS[player]}" stroke-width="{8 if player in STRIPED else 6}" '
+        'stroke-linecap="round"/>',
+    ]
+    if player in STRIPED:
+        parts.append(f'<line class="edge-stripe" {line} stroke="{BOARD}" stroke-width="2"/>')
+    parts.append("</svg>")
+    return "".join(parts)
 
 
 def _xy(x: int, y: int, height: int) -> tuple[int, int]:
@@ -180,8 +208,9 @@ def board_svg(
 ) -> str:
     """Render ``board`` as an ``<svg>`` string.
 
-    Drawn edges take the colour of who drew them (edges of a position rebuilt
-    from a key, with no move stack, are drawn in ink).  Claimed boxes are
+    Drawn edges take the colour of who drew them, Red's with a pale stripe down
+    the middle so that colour is never the only sign (edges of a position
+    rebuilt from a key, with no move stack, are drawn in ink).  Claimed boxes are
     filled with the owner's colour *and* initial.  ``highlight`` marks edges
     (hints, study answers) with a dashed violet line; ``last_turn`` edges are
     thicker, on a pale halo.  ``interactive`` adds a focusable slot for every
@@ -221,7 +250,7 @@ def board_svg(
     for edge in board.edges:
         if not board.is_drawn(edge) or edge not in last_turn:
             continue
-        parts.append(f'<line class="halo" {_line(edge, h)} stroke="#fde68a" stroke-width="18"/>')
+        parts.append(f'<line class="halo" {_line(edge, h)} stroke="{HALO}" stroke-width="18"/>')
     tab_stop_given = False
     for edge in board.edges:
         drawn = board.is_drawn(edge)
@@ -230,6 +259,8 @@ def board_svg(
             colour = COLOURS[drawer] if drawer is not None else INK
             who = f" by-{drawer.name.lower()}" if drawer is not None else ""
             stroke = 9 if edge in last_turn else 6
+            if drawer in STRIPED:
+                stroke += 2  # as much colour either side of the stripe as a plain line has
             extra = " last" if edge in last_turn else ""
             anim = ""
             if edge in order:
@@ -239,6 +270,12 @@ def board_svg(
                 f'<line class="edge drawn{who}{extra}" data-edge="{edge}" {_line(edge, h)} '
                 f'stroke="{colour}" stroke-width="{stroke}" stroke-linecap="round"{anim}/>'
             )
+            if drawer in STRIPED:
+                fresh_class = " fresh" if edge in order else ""
+                parts.append(
+                    f'<line class="edge-stripe{fresh_class}" {_line(edge, h)} stroke="{BOARD}" '
+                    f'stroke-width="{stroke // 4}"{anim}/>'
+                )
         elif guides and not interactive:
             parts.append(f'<line class="slot-line" {_line(edge, h)}/>')
         elif interactive:
@@ -254,7 +291,7 @@ def board_svg(
         if edge in highlight:
             parts.append(
                 f'<line class="edge highlight" data-edge="{edge}" {_line(edge, h)} '
-                f'stroke="#7c3aed" stroke-width="6" '
+                f'stroke="{HIGHLIGHT}" stroke-width="6" '
                 f'stroke-dasharray="8 6" stroke-linecap="round"/>'
             )
     for y in range(h + 1):

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dotsboxes.games.models import Game
+from tests.games.test_palette import contrast
 
 from .conftest import ARTIFACTS
 
@@ -254,5 +255,67 @@ def test_without_javascript_every_action_works_as_a_plain_form(live_server, brow
         assert game.termination == "resigned" and game.hints_used == 1
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "play-no-javascript.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def _painted(page: Page, selector: str, prop: str) -> str:
+    """The colour ``selector``'s ``prop`` is painted in, its opacity blended over the board."""
+    return page.evaluate(
+        """([selector, prop]) => {
+            const el = document.querySelector(selector);
+            const rgb = (text) => text.match(/[\\d.]+/g).map(Number);
+            const [r, g, b, a = 1] = rgb(getComputedStyle(el)[prop]);
+            let alpha = a;
+            for (let node = el; node && node.nodeType === 1; node = node.parentNode) {
+                alpha *= +getComputedStyle(node).opacity;
+            }
+            const [br, bg, bb] = rgb(getComputedStyle(el.closest(".board-wrap")).backgroundColor);
+            const mix = (c, d) => Math.round(c * alpha + d * (1 - alpha));
+            return "#" + [mix(r, br), mix(g, bg), mix(b, bb)]
+                .map((c) => c.toString(16).padStart(2, "0")).join("");
+        }""",
+        [selector, prop],
+    )
+
+
+def test_guides_hover_and_focus_keep_3_to_1_as_the_browser_paints_them(live_server, page):
+    new_game(page, live_server.url, mode="local", size="2x2")
+    board = page.evaluate("getComputedStyle(document.querySelector('.board-wrap')).backgroundColor")
+    assert board == "rgb(255, 255, 255)"
+    white = "#ffffff"
+    guide = _painted(page, '.slot[data-edge="b3-c3"] .slot-line', "stroke")
+    assert contrast(guide, white) >= 3.0, guide
+    for turn in ("Blue", "Red"):
+        page.locator('.slot[data-edge="b3-c3"]').hover()
+        hover = _painted(page, '.slot[data-edge="b3-c3"] .slot-line', "stroke")
+        assert contrast(hover, white) >= 3.0, (turn, hover)
+        draw(page, "a1-b1" if turn == "Blue" else "a2-b2")
+        page.mouse.move(0, 0)
+    for _ in range(30):  # reach the board from the keyboard: the focus ring shows
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('slot')"):
+            break
+    ring = _painted(page, ".slot:focus-visible .slot-hit", "stroke")
+    line = _painted(page, ".slot:focus-visible .slot-line", "stroke")
+    assert contrast(ring, white) >= 3.0 and contrast(line, white) >= 3.0, (ring, line)
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_the_computers_edges_draw_in_unless_motion_is_reduced(live_server, browser, motion):
+    context = browser.new_context(reduced_motion=motion)
+    page = context.new_page()
+    try:
+        new_game(page, live_server.url, mode="computer", size="3x3")
+        draw(page, "a1-b1")
+        fresh = page.locator(".edge.fresh")
+        expect(fresh.first).to_be_attached(timeout=THINK_TIMEOUT)
+        animation = fresh.first.evaluate("el => getComputedStyle(el).animationName")
+        assert animation == ("none" if motion == "reduce" else "draw-edge")
+        # Either way the edge ends fully drawn, and so does the stripe of Red's edges.
+        expect(fresh.first).to_have_css("stroke-dashoffset", re.compile(r"^0(px)?$"))
+        stripe = page.locator(".edge-stripe.fresh").first
+        expect(stripe).to_have_css("stroke-dashoffset", re.compile(r"^0(px)?$"))
+        expect(page.locator(".thinking-dot")).to_have_count(0)
     finally:
         context.close()
