@@ -428,34 +428,35 @@ def game_count_hint(*, game: Game | int, version: int | str, actor: Actor) -> Ga
     return game
 
 
-def game_rematch(*, game: Game, actor: Actor) -> Game:
-    """A new game like ``game`` with the first player swapped."""
+def game_rematch(*, game: Game, actor: Actor, swap: bool = True) -> Game:
+    """A new game like ``game``; by default the other player draws first.
+
+    Against the computer, swapping gives the player the other side; on one
+    device the two names change colours.  ``swap=False`` keeps everything as it was.
+    """
     _check_seated(game, actor)
     if game.mode == Game.Mode.ONLINE:
         raise GameError("Online rematches are offered in the room.")
+    size = {
+        "start_key": game.start_key,
+        "width": None if game.start_key else game.width,
+        "height": None if game.start_key else game.height,
+    }
     if game.mode == Game.Mode.COMPUTER:
         human = Side.BLUE if game.computer_side == Side.RED else Side.RED
         return game_create(
             actor=actor,
             mode=game.mode,
-            start_key=game.start_key,
-            width=None if game.start_key else game.width,
-            height=None if game.start_key else game.height,
-            computer_side=human,
+            **size,
+            computer_side=human if swap else game.computer_side,
             computer_level=game.computer_level,
             blue_name=game.name_of(human),
             red_name=game.name_of(human),
             rematch_of=game,
         )
+    blue, red = (game.red_name, game.blue_name) if swap else (game.blue_name, game.red_name)
     return game_create(
-        actor=actor,
-        mode=game.mode,
-        start_key=game.start_key,
-        width=None if game.start_key else game.width,
-        height=None if game.start_key else game.height,
-        blue_name=game.red_name,
-        red_name=game.blue_name,
-        rematch_of=game,
+        actor=actor, mode=game.mode, **size, blue_name=blue, red_name=red, rematch_of=game
     )
 
 

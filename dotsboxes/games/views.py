@@ -29,7 +29,7 @@ from . import computer, hints, services
 from .forms import ImportForm, NewGameForm
 from .identity import actor_for
 from .models import Game, Side
-from .panel import build_panel
+from .panel import build_panel, legend_html
 from .presenters import board_svg, history, status_sentence, turns
 
 PANEL = "games/_board.html#response"
@@ -213,7 +213,9 @@ def resign(request: HttpRequest, public_id: str) -> HttpResponse:
 def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
     try:
-        new_game = services.game_rematch(game=game, actor=actor_for(request))
+        # The form sends swap=0 and, when its box is ticked (the default), swap=1 after it.
+        swap = request.POST.get("swap", "1") != "0"
+        new_game = services.game_rematch(game=game, actor=actor_for(request), swap=swap)
     except services.GameError as exc:
         messages.error(request, str(exc))
         return redirect(game)
@@ -243,6 +245,8 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
     next_turn = min((t.last_ply for t in all_turns if t.last_ply > ply), default=total)
     last_edges = [s.edge for s in steps[current.first_ply - 1 : ply]] if current else []
     context = {
+        "log": _replay_log(all_turns, ply),
+        "legend": legend_html(game),
         "game": game,
         "ply": ply,
         "total": total,
@@ -253,7 +257,6 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
             title=f"Board after {ply} of {total} edges, {board.size_text}",
         ),
         "scores": board.scores,
-        "turns": all_turns,
         "current": current,
         "status": status_sentence(board) if ply else "The empty board, before the first edge.",
         "nav": {
@@ -271,6 +274,27 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
     return render(request, template, context)
 
 
+def _replay_log(all_turns: list, ply: int) -> list[dict]:
+    """The turn log as it stood after ``ply`` edges, then the turns still to come.
+
+    A turn cut in two by ``ply`` shows its drawn edges and, apart, its later ones;
+    its claims count only the drawn edges.
+    """
+    rows = []
+    for turn in all_turns:
+        played = [s for s in turn.steps if s.ply <= ply]
+        rows.append(
+            {
+                "turn": turn,
+                "played": ", ".join(str(s.edge) for s in played),
+                "later": ", ".join(str(s.edge) for s in turn.steps if s.ply > ply),
+                "claimed": sum(len(s.claimed) for s in played),
+                "future": not played,
+            }
+        )
+    return rows
+
+
 def _record_text(game: Game) -> str:
     board = game.board()
     headers = {
@@ -280,8 +304,7 @@ def _record_text(game: Game) -> str:
     }
     if game.mode == Game.Mode.COMPUTER:
         headers["Computer"] = f"{game.get_computer_side_display()} ({game.computer_level})"
-    if game.hints_used:
-        headers["Hints"] = str(game.hints_used)
+    headers["Hints"] = str(game.hints_used)
     if game.start_key:
         headers["Position"] = game.start_key
     panel_result = build_panel(game, viewer=services.Actor()).result_text

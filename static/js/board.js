@@ -154,7 +154,10 @@
     document.querySelectorAll(".slot.pending").forEach(function (s) { s.classList.remove("pending"); });
     var status = document.getElementById("game-status");
     if (status && !event.target.closest(".thinking")) {
-      status.textContent = "That did not reach the server; please try again.";
+      var xhr = event.detail && event.detail.xhr;
+      status.textContent = xhr && xhr.status === 404
+        ? "There is no such game any more: nothing was drawn."
+        : "That did not reach the server; please try again.";
     }
   }
   document.addEventListener("htmx:responseError", failed);

@@ -275,6 +275,34 @@ def test_a_rematch_swaps_the_first_player(computer_game, local_game):
     assert (swapped.blue_name, swapped.red_name) == ("Max", "Ada")
 
 
+def test_a_rematch_can_keep_the_first_player(computer_game, local_game):
+    again = services.game_rematch(game=computer_game, actor=ALICE, swap=False)
+    assert again.computer_side == "red" and again.blue_token == ALICE.token
+    named = services.game_create(actor=ALICE, mode=Game.Mode.LOCAL, blue_name="Ada", red_name="Max")
+    same = services.game_rematch(game=named, actor=ALICE, swap=False)
+    assert (same.blue_name, same.red_name) == ("Ada", "Max")
+
+
+def test_hints_and_resigning_refuse_stale_versions_strangers_and_finished_games(computer_game):
+    game = computer_game
+    before = snapshot(game)
+    for command in (services.game_count_hint, services.game_resign):
+        with pytest.raises(services.StaleVersionError):
+            command(game=game, version=game.version + 1, actor=ALICE)
+        with pytest.raises(services.NotYourGameError):
+            command(game=game, version=game.version, actor=CAROL)
+        with pytest.raises(services.GameNotFoundError):
+            command(game=987654, version=1, actor=ALICE)
+    assert snapshot(game) == before
+    services.game_resign(game=game, version=game.version, actor=ALICE)
+    over = snapshot(game)
+    with pytest.raises(services.GameOverError):
+        services.game_count_hint(game=game, version=game.version, actor=ALICE)
+    with pytest.raises(services.GameOverError):
+        services.game_play_move(game=game, edge="a1-b1", version=game.version, actor=ALICE)
+    assert snapshot(game) == over
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
@@ -309,6 +337,24 @@ def test_a_record_is_imported_with_its_moves_names_and_hints(db):
     game = services.game_import(text=text, actor=ALICE)
     assert (game.blue_name, game.red_name, game.hints_used) == ("Ada", "Max", 2)
     assert game.status == "finished" and game.result == "red"
+
+
+def test_a_record_can_be_continued_against_the_computer_from_either_side(db):
+    text = "Dots and Boxes\nSize: 2 x 2 boxes (3 x 3 dots)\n\n1. a1-b1  2. a2-b2\n"
+    game = services.game_import(
+        text=text, actor=ALICE, mode=Game.Mode.COMPUTER, computer_side=Side.RED
+    )
+    assert (game.mode, game.computer_side, game.blue_token, game.red_token) == (
+        "computer",
+        "red",
+        ALICE.token,
+        "",
+    )
+    assert game.red_name == "Computer (casual)" and game.moves.count() == 2
+    # Blue is to move: Alice, who plays Blue, draws next.
+    play(game, "a3-b3")
+    with pytest.raises(services.InvalidSetupError):
+        services.game_import(text=text, actor=ALICE, mode=Game.Mode.ONLINE)
 
 
 @pytest.mark.parametrize(

@@ -199,7 +199,10 @@ def test_another_browser_sees_the_game_read_only_and_its_moves_are_refused(alice
 
 def test_a_forged_game_id_is_a_404_not_an_error(alice, db):
     for name in ("game", "replay", "record"):
-        assert alice.get(reverse(f"games:{name}", args=["no-such-game"])).status_code == 404
+        response = alice.get(reverse(f"games:{name}", args=["no-such-game"]))
+        assert response.status_code == 404
+        assert "There is no such game." in response.content.decode()
+    assert "There is nothing at this address." in alice.get("/play/a/b/c/").content.decode()
     response = alice.post(reverse("games:move", args=["no-such-game"]), {"edge": "a1-b1"})
     assert response.status_code == 404
 
@@ -263,10 +266,21 @@ def test_resign_asks_for_confirmation_and_then_shows_the_result(alice, db):
 def test_rematch_starts_a_new_game_with_the_first_player_swapped(alice, db):
     game = start(alice, mode="computer", side="blue")
     post(alice, "resign", game)
-    response = alice.post(reverse("games:rematch", args=[game.public_id]))
+    html = alice.get(game.get_absolute_url()).content.decode()
+    # One click: the box that swaps who starts comes ticked.
+    assert re.search(r'<input type="checkbox" name="swap" value="1" checked>', html)
+    response = alice.post(reverse("games:rematch", args=[game.public_id]), {"swap": ["0", "1"]})
     again = Game.objects.exclude(pk=game.pk).get()
     assert response["Location"] == again.get_absolute_url()
     assert again.computer_side == "blue" and again.rematch_of_id == game.pk
+
+
+def test_a_rematch_with_the_box_unticked_keeps_the_same_first_player(alice, db):
+    game = start(alice, blue_name="Ada", red_name="Max")
+    post(alice, "resign", game)
+    alice.post(reverse("games:rematch", args=[game.public_id]), {"swap": "0"})
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert (again.blue_name, again.red_name) == ("Ada", "Max")
 
 
 # -- the computer's turn ------------------------------------------------------------------
@@ -395,3 +409,43 @@ def test_a_game_from_a_set_position_exports_and_imports_from_that_position(alice
     bad = text.replace("1. b1-b2, c2-c3", "1. a1-b1")
     html = alice.post(reverse("games:import"), {"record": bad, "mode": "local"}).content.decode()
     assert "Turn 1, edge a1-b1" in html and Game.objects.count() == 2
+
+
+# A 2 x 1 game that ends in a tie: Blue claims the left box and draws on (turn 5),
+# Red the right one.
+TIE = ("b1-b2", "a1-b1", "b1-c1", "a2-b2", "a1-a2", "b2-c2", "c1-c2")
+
+
+def test_a_tie_is_announced_with_the_score_only_when_the_boxes_split_evenly(alice, db):
+    game = start(alice, size="custom", width="2", height="1")
+    for edge in TIE[:-1]:
+        post(alice, "move", game, edge=edge)
+    html = post(alice, "move", game, htmx=True, edge=TIE[-1]).content.decode()
+    assert "<strong>A tie: 1 box each.</strong>" in html
+    assert "Red draws c1-c2 and claims a box; the game is over: a tie, 1 box each." in html
+    game.refresh_from_db()
+    assert (game.result, game.blue_score, game.red_score) == ("tie", 1, 1)
+    # An odd number of boxes cannot split evenly: 1 x 1 always has a winner.
+    odd = start(alice, size="custom", width="1", height="1")
+    for edge in ("a1-b1", "a2-b2", "a1-a2", "b1-b2"):
+        post(alice, "move", odd, edge=edge)
+    odd.refresh_from_db()
+    assert odd.result == "red" and "tie" not in alice.get(odd.get_absolute_url()).content.decode()
+
+
+def test_replay_shows_the_log_as_it_stood_even_in_the_middle_of_a_turn(alice, db):
+    game = start(alice, size="custom", width="2", height="1")
+    for edge in TIE:
+        post(alice, "move", game, edge=edge)
+    url = reverse("games:replay", args=[game.public_id])
+    html = alice.get(url + "?ply=5").content.decode()
+    item = r'<li class="log-turn log-{}"[^>]*value="{}">(.*?)</li>'
+    turn5 = re.search(item.format("blue log-current", 5), html, re.S)
+    played, later = re.search(r'aria-current="step">([^<]*)</a>(.*)', turn5.group(1), re.S).groups()
+    assert played == "a1-a2" and "b2-c2" in later and "still to come" in later
+    assert "+1" in turn5.group(1)
+    turn6 = re.search(item.format("red log-future", 6), html, re.S)
+    assert "still to come" in turn6.group(1) and "c1-c2" in turn6.group(1)
+    scores = re.findall(r'<span class="score-total">(\d+)</span>', html)
+    assert scores == ["1", "0"]
+    assert "Blue draws a1-a2 and claims a box; Blue moves again." in html
