@@ -34,7 +34,8 @@ def worker_ports(count: int) -> list[int]:
     return [base + i for i in range(count)]
 
 
-def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
+    """Return once ``process`` accepts connections on ``port``; raise if it exits or stalls."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -146,13 +147,16 @@ def asgi_servers(env: dict[str, str], ports: list[int], kinds: list[str]) -> Ite
                 )
             )
         for port, process in zip(ports, processes, strict=True):
-            _wait_for_port(port, process)
+            wait_for_port(port, process)
         yield [f"http://127.0.0.1:{port}" for port in ports]
     finally:
         stop(processes)
         for log in logs:
             log.close()
-        if env.get("LIVE_PG_DB"):
-            _admin(
-                env["LIVE_PG_SERVER"], f'DROP DATABASE IF EXISTS "{env["LIVE_PG_DB"]}" WITH (FORCE)'
-            )
+        drop_database(env)
+
+
+def drop_database(env: dict[str, str]) -> None:
+    """Drop the PostgreSQL database :func:`server_env` made (a SQLite file goes with tmp_path)."""
+    if env.get("LIVE_PG_DB"):
+        _admin(env["LIVE_PG_SERVER"], f'DROP DATABASE IF EXISTS "{env["LIVE_PG_DB"]}" WITH (FORCE)')
