@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from dotsboxes.rules import Board, Edge, Player
+from dotsboxes.rules import Board, Edge
 
 from .hints import Hint
 from .models import Game, Side
@@ -190,12 +190,14 @@ def display_name(game: Game, side: Side) -> str:
 
 def legend_html(game: Game) -> str:
     """Which lines are whose beside a board: Blue's solid, Red's striped (never colour alone)."""
-    return format_html(
-        "{} {} {} {}",
-        mark_safe(edge_sample(Player.BLUE)),  # our own markup, no user text
-        display_name(game, Side.BLUE),
-        mark_safe(edge_sample(Player.RED)),
-        display_name(game, Side.RED),
+    return format_html_join(
+        " ",
+        '<span class="legend-item">{} {}</span>',
+        (
+            # The sample is our own markup, built from constants: no user text in it.
+            (mark_safe(edge_sample(side.player)), display_name(game, side))
+            for side in (Side.BLUE, Side.RED)
+        ),
     )
 
 

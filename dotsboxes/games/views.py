@@ -258,7 +258,7 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
         ),
         "scores": board.scores,
         "current": current,
-        "status": status_sentence(board) if ply else "The empty board, before the first edge.",
+        "status": _replay_status(game, board, ply, total),
         "nav": {
             "first": 0,
             "prev_turn": prev_turn,
@@ -272,6 +272,14 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
     if request.htmx:
         template += "#replay"
     return render(request, template, context)
+
+
+def _replay_status(game: Game, board: Board, ply: int, total: int) -> str:
+    """The status line at ``ply``; at the end of a finished game, how it ended."""
+    text = status_sentence(board) if ply else "The empty board, before the first edge."
+    if ply == total and not game.is_active and game.termination != Game.Termination.COMPLETED:
+        text += " " + build_panel(game, viewer=services.Actor(), board=board).result_text
+    return text
 
 
 def _replay_log(all_turns: list, ply: int) -> list[dict]:

@@ -180,6 +180,14 @@ def test_an_edge_is_drawn_with_the_keyboard_only(live_server, page, screenshot):
     assert game.moves.count() == 2
 
 
+def _inside(page: Page, locator, width: int = 375) -> None:
+    """``locator`` is visible and lies wholly within the viewport's width."""
+    locator.scroll_into_view_if_needed()
+    expect(locator).to_be_visible()
+    box = locator.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+
+
 def test_a_375px_phone_shows_the_whole_board_and_every_control(live_server, browser):
     context = browser.new_context(viewport={"width": 375, "height": 740})
     page = context.new_page()
@@ -188,21 +196,49 @@ def test_a_375px_phone_shows_the_whole_board_and_every_control(live_server, brow
         draw(page)
         wait_for_my_turn(page)
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
-        box = page.locator(".board-svg").bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+        board = page.locator(".board-svg")
+        _inside(page, board)
+        assert board.bounding_box()["height"] <= 740  # the whole board at once
+        _inside(page, page.locator(".edge-legend"))
         for name in ("Hint", "Undo turn", "Draw"):
             control = page.get_by_role("button", name=name, exact=True)
-            control.scroll_into_view_if_needed()
-            expect(control).to_be_visible()
-            b = control.bounding_box()
-            assert b["x"] >= 0 and b["x"] + b["width"] <= 375 and b["height"] >= 40
+            _inside(page, control)
+            assert control.bounding_box()["height"] >= 40
         for name in ("New game", "Replay", "Record", "Report a problem"):
-            expect(page.get_by_role("link", name=name, exact=True).first).to_be_visible()
-        expect(page.get_by_text("Resign…")).to_be_visible()
+            _inside(page, page.get_by_role("link", name=name, exact=True).first)
+        _inside(page, page.get_by_label("Type an edge"))
+        page.get_by_text("Edges you can draw").click()
+        _inside(page, page.locator(".legal-list button").last)
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "play-phone-375.png"), full_page=True)
-        page.goto(live_server.url + "/play/")
+        page.get_by_text("Resign…").click()
+        _inside(page, page.get_by_role("button", name="Yes, resign"))
+        page.get_by_role("button", name="Yes, resign").click()
+        _inside(page, page.locator(".result-banner"))
+        _inside(page, page.get_by_role("button", name="Rematch"))
+        _inside(page, page.get_by_label("the other side draws first"))
+        page.screenshot(path=str(ARTIFACTS / "play-phone-375-over.png"), full_page=True)
+
+        page.get_by_role("link", name="Replay").first.click()
+        _inside(page, page.locator("#replay .board-svg"))
+        for name in ("First", "Previous turn", "Previous edge", "Next edge", "Next turn", "Last"):
+            _inside(page, page.get_by_role("link", name=name, exact=True))
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        page.screenshot(path=str(ARTIFACTS / "play-phone-375-replay.png"), full_page=True)
+
+        page.goto(live_server.url + "/play/")
+        page.get_by_label("Other size").check()
+        for label in (
+            "Two players on this device",
+            "5 \N{MULTIPLICATION SIGN} 5",
+            "Width in boxes",
+            "Height in boxes",
+        ):
+            _inside(page, page.get_by_label(label, exact=True))
+        _inside(page, page.get_by_role("button", name="Start the game"))
+        for path in ("/play/", "/play/import/", "/play/mine/"):
+            page.goto(live_server.url + path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
     finally:
         context.close()
 

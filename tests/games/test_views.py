@@ -261,6 +261,8 @@ def test_resign_asks_for_confirmation_and_then_shows_the_result(alice, db):
     assert "Rematch" in html
     game.refresh_from_db()
     assert game.termination == "resigned"
+    replay = alice.get(reverse("games:replay", args=[game.public_id])).content.decode()
+    assert "You (Blue) resigned, so Computer (casual, Red) wins" in replay
 
 
 def test_rematch_starts_a_new_game_with_the_first_player_swapped(alice, db):
