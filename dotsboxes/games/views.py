@@ -152,7 +152,8 @@ def wait(request: HttpRequest, public_id: str) -> HttpResponse:
         computer.ensure(game, game.board())
         return HttpResponse(status=204)
     since = _int(request.GET.get("ply"))
-    return _respond(request, game, since=since)
+    # A negative count would mark the last edges as new and animate them again.
+    return _respond(request, game, since=None if since is None else max(since, 0))
 
 
 @require_POST

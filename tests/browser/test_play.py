@@ -260,6 +260,9 @@ def test_every_play_page_renders_for_screenshots(live_server, page, screenshot):
     page.goto(live_server.url + "/play/mine/")
     expect(page.get_by_role("table")).to_contain_text("5 \N{MULTIPLICATION SIGN} 4")
     screenshot("mine")
+    page.goto(live_server.url + "/play/no-such-game/")
+    expect(page.get_by_text("There is no such game.")).to_be_visible()
+    screenshot("not-found")
 
 
 def test_without_javascript_every_action_works_as_a_plain_form(live_server, browser):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from dotsboxes.games import services
 from dotsboxes.games.models import Game, Move, Side
@@ -26,6 +27,16 @@ def test_a_move_is_saved_with_its_ply_and_side_and_bumps_the_version(local_game)
     local_game.refresh_from_db()
     assert local_game.version == before + 1
     assert local_game.board().turn.name == "RED"
+
+
+def test_the_database_holds_one_move_per_ply_and_one_per_edge_of_a_game(local_game):
+    game = play(local_game, "a1-b1")
+    for ply, edge in ((1, "a2-b2"), (2, "a1-b1")):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Move.objects.create(game=game, ply=ply, edge=edge, side="red")
+    other = services.game_create(actor=ALICE, mode=Game.Mode.LOCAL)
+    Move.objects.create(game=other, ply=1, edge="a1-b1", side="blue")  # another game: fine
+    assert game.moves.count() == 1
 
 
 def test_completing_a_box_scores_it_and_keeps_the_turn(local_game):

@@ -352,6 +352,24 @@ def test_the_record_exports_in_the_rules_notation_and_imports_back(alice, db):
     assert (copy.blue_name, copy.red_name) == ("Ada", "Max")
 
 
+def test_importing_to_continue_against_the_computer_opens_the_game(alice, db):
+    text = "Size: 2 x 2 boxes\n\n1. a1-b1\n"
+    response = alice.post(
+        reverse("games:import"),
+        {"record": text, "mode": "computer", "side": "red", "level": players.LEVELS[0]},
+    )
+    game = Game.objects.get()
+    assert response["Location"] == game.get_absolute_url()
+    assert (game.mode, game.computer_side, game.computer_level) == (
+        "computer",
+        "blue",
+        players.LEVELS[0],
+    )
+    assert game.red_token == alice.session[SESSION_KEY]
+    # Red (the importer) is to move after Blue's a1-b1: the page offers the edges.
+    assert 'class="slot"' in alice.get(response["Location"]).content.decode()
+
+
 def test_importing_to_replay_opens_the_replay(alice, db):
     text = "Size: 2 x 2 boxes\n\n1. a1-b1  2. a2-b2\n"
     response = alice.post(
