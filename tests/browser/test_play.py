@@ -199,6 +199,12 @@ def test_a_375px_phone_shows_the_whole_board_and_every_control(live_server, brow
         board = page.locator(".board-svg")
         _inside(page, board)
         assert board.bounding_box()["height"] <= 740  # the whole board at once
+        # Every free edge is a large touch target, even on 5 x 5 at this width.
+        smallest = page.evaluate(
+            """Math.min(...[...document.querySelectorAll('.slot .slot-hit')].map((el) => {
+                const r = el.getBoundingClientRect(); return Math.min(r.width, r.height); }))"""
+        )
+        assert smallest >= 44, smallest
         _inside(page, page.locator(".edge-legend"))
         for name in ("Hint", "Undo turn", "Draw"):
             control = page.get_by_role("button", name=name, exact=True)
