@@ -24,6 +24,7 @@ from pathlib import Path
 
 from tests.rooms.live import (
     ROOT,
+    check_port_free,
     drop_database,
     server_command,
     server_env,
@@ -64,6 +65,7 @@ class Browser:
 
 def start(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
     """A uvicorn server in a process group of its own (so its engine workers die with it)."""
+    check_port_free(port)
     with open(log, "a") as out:
         process = subprocess.Popen(
             server_command("uvicorn", port),

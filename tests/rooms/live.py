@@ -34,6 +34,20 @@ def worker_ports(count: int) -> list[int]:
     return [base + i for i in range(count)]
 
 
+def check_port_free(port: int) -> None:
+    """Refuse to start a server on a port something else answers on.
+
+    Otherwise :func:`wait_for_port` would find that other server listening and the
+    test would talk to it (another checkout's server, a developer's runserver).
+    """
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        if sock.connect_ex(("127.0.0.1", port)) == 0:
+            raise RuntimeError(
+                f"port {port} is already in use: stop what listens there or set TEST_PORT_BASE"
+            )
+
+
 def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> None:
     """Return once ``process`` accepts connections on ``port``; raise if it exits or stalls."""
     deadline = time.monotonic() + timeout
@@ -135,6 +149,7 @@ def asgi_servers(env: dict[str, str], ports: list[int], kinds: list[str]) -> Ite
     logs = []
     try:
         for port, kind in zip(ports, kinds, strict=True):
+            check_port_free(port)
             log = open(Path(env.get("LIVE_LOG_DIR", "/tmp")) / f"{kind}-{port}.log", "w")  # noqa: SIM115
             logs.append(log)
             processes.append(
