@@ -19,8 +19,3 @@ def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
-
-
-def coming(request: HttpRequest, *, title: str, blurb: str) -> HttpResponse:
-    """A section that is not built yet: say so plainly and link back."""
-    return render(request, "pages/coming.html", {"title": title, "blurb": blurb})

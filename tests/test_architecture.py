@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import ast
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,3 +37,32 @@ def test_pure_packages_import_nothing_from_django_or_the_web_apps(package):
             assert not name.startswith(("dotsboxes.games", "dotsboxes.rooms", "dotsboxes.guide")), (
                 f"{path} imports {name}"
             )
+
+
+def test_importing_every_pure_module_loads_no_django():
+    # The static check above misses an import hidden behind a third-party module
+    # or done by name at run time: import the whole core and look at what loaded.
+    code = """
+import importlib, json, pkgutil, sys
+import dotsboxes.rules, dotsboxes.engine
+for package in (dotsboxes.rules, dotsboxes.engine):
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        if info.name != "dotsboxes.engine.__main__":
+            importlib.import_module(info.name)
+loaded = sorted(sys.modules)
+print(json.dumps(loaded))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    loaded = json.loads(result.stdout)
+    assert "dotsboxes.rules.board" in loaded and "dotsboxes.engine.solver" in loaded
+    web = [m for m in loaded if m.split(".")[0] in {"django", "channels", "daphne"}]
+    assert web == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,20 +13,28 @@ from django.urls import reverse
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_home_page_offers_every_section(client):
+def test_home_page_offers_every_section(db, client):
     response = client.get(reverse("home"))
     assert response.status_code == 200
     html = response.content.decode()
-    for url in ("games:new", "rooms:lobby", "guide:index", "guide:rules"):
-        assert f'href="{reverse(url)}' in html
-    assert "Play the computer" in html and "Play on one device" in html
+    sections = {
+        "Play the computer": reverse("games:new"),
+        "Play on one device": reverse("games:new") + "?mode=local",
+        "Online rooms": reverse("rooms:lobby"),
+        "Learn": reverse("guide:index"),
+        "Rules": reverse("guide:rules"),
+    }
+    for label, url in sections.items():
+        assert f'<a href="{url}">{label}</a>' in html
+        assert client.get(url).status_code == 200
 
 
 def test_every_page_carries_csrf_for_htmx_and_serves_htmx_locally(client):
     html = client.get(reverse("home")).content.decode()
     assert 'hx-headers=\'{"x-csrftoken":' in html
-    assert "/static/django_htmx/" in html or "htmx" in html
-    assert "unpkg.com" not in html and "cdn" not in html.lower()
+    scripts = re.findall(r'<script[^>]* src="([^"]+)"', html)
+    assert any(re.fullmatch(r"/static/django_htmx/htmx[^/]*\.js", src) for src in scripts)
+    assert all(src.startswith("/static/") for src in scripts), scripts
 
 
 def test_health_check_answers_when_the_database_does(db, client):

@@ -18,8 +18,10 @@ MAX_BOXES = 9
 COLUMNS = "abcdefghij"
 
 # A dot is a column letter then a row number without leading zeros ("a1", "j10");
-# spaces may surround the edge and its dash, never split a dot's name.
-_EDGE_RE = re.compile(r"^\s*([a-z])(0|[1-9]\d?)\s*-\s*([a-z])(0|[1-9]\d?)\s*$")
+# spaces may surround the edge and its dash, never split a dot's name.  Digits are
+# [0-9], not \d: \d also takes other scripts' digits, and int() reads "a1\u0660"
+# as a10, so text that is not notation would have named a real edge.
+_EDGE_RE = re.compile(r"^\s*([a-z])(0|[1-9][0-9]?)\s*-\s*([a-z])(0|[1-9][0-9]?)\s*$")
 
 
 def dot_name(x: int, y: int) -> str:

@@ -25,10 +25,11 @@ from .edges import Edge
 from .errors import InvalidRecordError, RulesError
 
 TITLE = "Dots and Boxes"
+# Numbers are [0-9], not \d, which also takes other scripts' digits (int() reads them).
 _SIZE_RE = re.compile(
-    r"^(\d+)\s*x\s*(\d+)\s+boxes(?:\s*\(\s*(\d+)\s*x\s*(\d+)\s+dots\s*\))?$", re.I
+    r"^([0-9]+)\s*x\s*([0-9]+)\s+boxes(?:\s*\(\s*([0-9]+)\s*x\s*([0-9]+)\s+dots\s*\))?$", re.I
 )
-_TURN_NO_RE = re.compile(r"^(\d+)\.$")
+_TURN_NO_RE = re.compile(r"^([0-9]+)\.$")
 LINE_WIDTH = 78
 
 
@@ -126,7 +127,7 @@ def parse_record(text: str) -> GameRecord:
         line = raw.strip()
         if not line or line.lower() == TITLE.lower():
             continue
-        if re.match(r"^\d+\.", line):
+        if re.match(r"^[0-9]+\.", line):
             body_start = n
             break
         key, sep, value = line.partition(":")
@@ -163,7 +164,7 @@ def _parse_size(value: str) -> tuple[int, int]:
 
 def _parse_turns(body: str, board: Board) -> list[list[Edge]]:
     # Split into "N." markers and edge lists; commas separate edges of one turn.
-    tokens = re.findall(r"\d+\.(?!\d)|[^\s,-]+\s*-\s*[^\s,-]+|[^\s,]+|,", body)
+    tokens = re.findall(r"[0-9]+\.(?![0-9])|[^\s,-]+\s*-\s*[^\s,-]+|[^\s,]+|,", body)
     turns: list[list[Edge]] = []
     expected = 1
     i = 0

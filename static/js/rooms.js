@@ -52,7 +52,10 @@
       if (v > mine + 1) { evt.preventDefault(); resync(); return; } // a gap: fetch the truth
       return;
     }
-    if (v > mine) { evt.preventDefault(); resync(); }          // presence/chat ahead of us
+    // Presence and chat: one ahead of us, or one rendered before a change we already
+    // show (published after that change's push), would mix versions: applied, an older
+    // one put back the older status and version, and our next edge was refused.
+    if (v !== mine) { evt.preventDefault(); resync(); }
   });
 
   // Server time, so countdowns agree with the server's deadline.

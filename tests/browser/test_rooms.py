@@ -176,3 +176,48 @@ def test_an_absent_player_is_stood_in_for_and_gets_the_seat_back(site, browser):
     expect(last.locator(".by-computer")).to_have_count(0)
     for context in contexts:
         context.close()
+
+
+def test_a_presence_push_rendered_before_the_last_move_does_not_roll_the_page_back(site, browser):
+    # A presence push can be rendered before a move and reach the page after the
+    # move's own push.  Applied, it put back the older status and version, and the
+    # player's next edge was posted with that version and refused.
+    contexts = [browser.new_context() for _ in range(2)]
+    alice, bob = (c.new_page() for c in contexts)
+    sockets = []
+
+    def forward(ws):  # the real server socket, with a handle to speak to the page too
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    bob.route_web_socket(re.compile(r"/ws/rooms/[^/]+/$"), forward)
+    link = open_room(alice, site, size="3")
+    take_seat(bob, link, "Bob")
+    draw(alice, "a1-b1", bob)
+    now = version(bob)
+
+    def presence(v: int, status: str) -> str:
+        return (
+            f'<div id="room-sync" hx-swap-oob="true" hidden data-version="{v}"'
+            f' data-kind="presence" data-now="2030-01-01T00:00:00+00:00"></div>'
+            f'<p id="room-status" class="room-status" hx-swap-oob="true">{status}</p>'
+        )
+
+    bob.evaluate(
+        """() => document.addEventListener("htmx:wsBeforeMessage", (e) => {
+            if (String(e.detail.message).includes("(stale)")) window.staleSeen = true;
+        })"""
+    )
+    sockets[-1].send(presence(now - 1, "Alice (Blue) to move (stale)"))
+    bob.wait_for_function("window.staleSeen === true")
+    # Bob's next edge is accepted: the page did not go back to the older version.
+    bob.locator(".edge-target[data-edge='a4-b4']").click()
+    for page in (alice, bob):
+        expect(page.locator("#room-sync")).to_have_attribute("data-version", str(now + 1))
+        expect(page.locator("line.edge.drawn")).to_have_count(2)
+    expect(bob.locator("#room-status")).not_to_contain_text("stale")
+    # A presence push of the version the page shows is applied as it comes.
+    sockets[-1].send(presence(now + 1, "Alice (Blue) to move (current)"))
+    expect(bob.locator("#room-status")).to_contain_text("(current)")
+    for context in contexts:
+        context.close()

@@ -54,6 +54,9 @@ def test_repr_evaluates_back_to_the_edge():
         ("a 1-b1", "not an edge"),
         ("a1-b1-c1", "not an edge"),
         ("a1,b1", "not an edge"),
+        # Other scripts' digits are not notation, though int() reads "1\u0660" as 10.
+        ("a1\u0660-b1\u0660", "not an edge"),
+        ("a1\uff10-a9", "not an edge"),
     ],
 )
 def test_parsing_rejects_bad_text_with_a_value_error_naming_the_input(text, reason):

@@ -135,6 +135,8 @@ def test_a_record_that_passes_play_after_a_claim_is_rejected():
         ("Size: 2 x 2 boxes\n\n1. a1-b1 a2-b2", "expected turn number 2"),
         ("Size: 2 x 2 boxes\n\n1. a1-b1  2.", "turn 2 has no edge"),
         ("Size: 2 x 2 boxes\n\n1. zz", "turn 1"),
+        ("Size: \uff12 x \uff12 boxes\n", "should read like"),
+        ("Size: 2 x 2 boxes\n\n\uff11. a1-b1", "not 'Key: value'"),
     ],
 )
 def test_a_malformed_record_is_rejected_with_a_plain_message(text, fragment):
