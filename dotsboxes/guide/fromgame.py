@@ -55,7 +55,7 @@ def _start_review(game: Game, moves: list) -> None:
     key = _key(game)
     if not cache.add(key + ":pending", 1, PENDING_TTL):
         return  # another request started it
-    future = pool.submit(
+    future = pool.submit_background(
         review_moves,
         game.start_board().key(),
         [m.edge for m in moves],
