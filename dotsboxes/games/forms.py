@@ -48,10 +48,13 @@ class NewGameForm(forms.Form):
             "Choose whom to play: the computer, or a second player on this device."
         ),
     )
+    # Not required by the field: a game from a set position takes its size from the
+    # position, and its form has no size buttons at all (clean() asks for one otherwise).
     size = forms.ChoiceField(
         choices=[*PRESETS, ("custom", "Other size")],
         initial="5x5",
         widget=forms.RadioSelect,
+        required=False,
         error_messages=_choice_messages("Choose one of the sizes, or Other size."),
     )
     width = forms.IntegerField(
@@ -97,6 +100,15 @@ class NewGameForm(forms.Form):
             self.fields[name].widget.attrs.update(inputmode="numeric")
         self.start_board: Board | None = None
 
+    def name_sides_for(self, board: Board) -> None:
+        """Say who draws next from a set position (Red may be the one to move there)."""
+        you, computer = "you draw the next edge", "the computer draws the next edge"
+        blue_moves = board.turn.name == "BLUE"
+        self.fields["side"].choices = [
+            (Side.BLUE.value, f"Blue: {you if blue_moves else computer}"),
+            (Side.RED.value, f"Red: {computer if blue_moves else you}"),
+        ]
+
     def clean_position(self) -> str:
         key = self.cleaned_data.get("position", "").strip()
         if not key:
@@ -140,7 +152,9 @@ class NewGameForm(forms.Form):
         if self.start_board is not None:
             data["width"], data["height"] = self.start_board.width, self.start_board.height
             return data
-        if size == "custom":
+        if not size and "size" not in self.errors:
+            self.add_error("size", "Choose a board size.")
+        elif size == "custom":
             for name in ("width", "height"):
                 if data.get(name) is None and name not in self.errors:
                     self.add_error(name, f"Give the {name} in boxes, a whole number from 1 to 9.")

@@ -107,6 +107,8 @@ def new(request: HttpRequest) -> HttpResponse:
             initial["mode"] = request.GET["mode"]
         if request.GET.get("position"):
             initial["position"] = request.GET["position"]
+        if request.GET.get("side") in (Side.BLUE, Side.RED):
+            initial["side"] = request.GET["side"]  # the guide's links: play the side to move
         form = NewGameForm(initial=initial)
         if "position" in initial:
             # Check the key now so a bad link says so at once.
@@ -114,6 +116,7 @@ def new(request: HttpRequest) -> HttpResponse:
             form.is_valid()
     preview = ""
     if form.start_board is not None:
+        form.name_sides_for(form.start_board)
         preview = board_svg(form.start_board, title="The starting position")
     return render(request, "games/new.html", {"form": form, "preview": preview})
 

@@ -10,7 +10,9 @@ screen readers, and htmx only makes the same form post in place.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from urllib.parse import urlencode
 
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
@@ -35,6 +37,13 @@ def diagram(
             title=title,
         )
     )
+
+
+def try_url(board: Board) -> str:
+    """The play page's new-game form, set to start from ``board`` with the learner
+    playing the side to move (so the move the text talks about is theirs)."""
+    query = urlencode({"position": board.key(), "side": board.turn.name.lower()})
+    return f"{reverse('games:new')}?{query}"
 
 
 def _edge(edge: Edge | str) -> Edge:

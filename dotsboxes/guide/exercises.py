@@ -161,6 +161,29 @@ EXERCISES: tuple[Exercise, ...] = (
         ),
     ),
     Exercise(
+        slug="draw-the-missing-sides",
+        track="rules",
+        title="Draw the missing sides",
+        kind="build",
+        picture="""
++---+   +
+        |
++   +   +
+""",
+        prompt=(
+            "Two edges are drawn and it is Blue's turn. Draw the three missing sides of the "
+            "left box one at a time, for both players, then say who owns it."
+        ),
+        right=(
+            "Blue, Red, Blue: Blue drew the fourth side, so the box is Blue's, and the claim "
+            "gives Blue the next edge too."
+        ),
+        wrong=(
+            "Follow the turns: each edge that closes nothing passes the turn, and the player "
+            "who draws the fourth side owns the box and moves again."
+        ),
+    ),
+    Exercise(
         slug="close-a-box",
         track="rules",
         title="Close a box",

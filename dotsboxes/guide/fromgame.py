@@ -21,7 +21,7 @@ from dotsboxes.engine import pool
 from dotsboxes.games.models import Game, Side
 from dotsboxes.rules import RulesError
 
-from .boards import clickable, diagram
+from .boards import clickable, diagram, try_url
 from .review import BUDGET_PER_POSITION, TOTAL_BUDGET, review_moves
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def _start_review(game: Game, moves: list) -> None:
     key = _key(game)
     if not cache.add(key + ":pending", 1, PENDING_TTL):
         return  # another request started it
-    future = pool.submit(
+    future = pool.submit_background(
         review_moves,
         game.start_board().key(),
         [m.edge for m in moves],
@@ -170,7 +170,7 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
         "svg": diagram(board, highlight=highlight, title="The position before the move"),
         "pick": None if solved else clickable(board, title="The position before the move"),
         "scores": board.scores,
-        "key": board.key(),
+        "try_url": try_url(board),
     }
     template = "guide/retry.html"
     if request.htmx and request.method == "POST":

@@ -75,12 +75,20 @@ def progress_for(request: HttpRequest) -> dict[str, dict]:
             ExerciseProgress.objects.bulk_create(adopted, ignore_conflicts=True)
         for row in rows:
             mine = progress.get(row.exercise)
-            if mine is None or row.solved or not mine["solved"]:
-                progress[row.exercise] = {
-                    "attempts": row.attempts,
-                    "solved": row.solved,
-                    "first_try": row.first_try,
-                }
+            if mine is not None and mine["solved"] and not row.solved:
+                # Solved in this browser before signing in, after failed tries on the
+                # account: the account records it solved, with all the tries, and so not
+                # right first time.  The filter on solved keeps a concurrent answer intact.
+                row.attempts += mine["attempts"]
+                row.solved, row.first_try = True, False
+                ExerciseProgress.objects.filter(pk=row.pk, solved=False).update(
+                    attempts=row.attempts, solved=True, first_try=False
+                )
+            progress[row.exercise] = {
+                "attempts": row.attempts,
+                "solved": row.solved,
+                "first_try": row.first_try,
+            }
     return progress
 
 

@@ -19,6 +19,10 @@ from dotsboxes.rules import Board
 from .positions import from_picture
 
 
+def _moves(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 @dataclass(frozen=True)
 class Study:
     slug: str
@@ -34,6 +38,10 @@ class Study:
     # "move": the answer is a move (its edges are marked when revealed);
     # "result": the answer is the result, and every move is as good as another.
     kind: str = "move"
+    # What the reasoning says other moves lead to: (moves, (Blue, Red) final score with
+    # best play after the best of those moves).  The tests check each against the solver,
+    # and every score written in the texts must be one of these or the answer's.
+    lines: tuple[tuple[frozenset[str], tuple[int, int]], ...] = ()
 
     @cached_property
     def board(self) -> Board:
@@ -68,6 +76,7 @@ STUDIES: tuple[Study, ...] = (
         ),
         best=frozenset({"b2-b3"}),
         value=0,
+        lines=((_moves("a1-a2 b1-b2 c1-c2"), (0, 4)),),
     ),
     Study(
         slug="the-last-safe-edge",
@@ -199,6 +208,7 @@ STUDIES: tuple[Study, ...] = (
         ),
         best=frozenset({"e2-e3"}),
         value=2,
+        lines=((_moves("d2-d3"), (4, 4)),),
     ),
     Study(
         slug="the-last-chain",
@@ -249,6 +259,7 @@ STUDIES: tuple[Study, ...] = (
         ),
         best=frozenset({"b3-c3"}),
         value=3,
+        lines=((_moves("b2-b3"), (3, 7)),),
     ),
     Study(
         slug="hard-hearted-handout",
@@ -278,6 +289,45 @@ STUDIES: tuple[Study, ...] = (
         ),
         best=frozenset({"b2-b3"}),
         value=2,
+        lines=(
+            (_moves("a2-a3 b3-c3"), (3, 5)),
+            (_moves("a1-a2 b1-b2 c1-c2 d1-d2 e1-e2"), (3, 5)),
+        ),
+    ),
+    Study(
+        slug="sacrifice-to-win-control",
+        title="A sacrifice that wins control",
+        level="Control",
+        picture="""
++   +---+---+   +
+|               |
++---+---+---+---+
+
++   +---+   +---+
+""",
+        turn="blue",
+        question=(
+            "No box is taken yet and three edges are still safe. The top row is a chain of "
+            "four. What should Blue play?"
+        ),
+        answer="b1-b2 (or c1-c2): give Red the box b1.",
+        reasoning=(
+            "Count first. The board has 15 dots, so Blue, the first player, wants an odd "
+            "number of long chains. There is one now, but the safe edges left (a1-b1, a1-a2, "
+            "c1-d1) all turn the bottom row into a second chain of four: 15 + 2 is odd, "
+            "Red's number. Playing safe, Blue ends up opening a long chain and loses 2–6; "
+            "opening the top chain at once loses too, 3–5.",
+            "b1-b2 offers b1. Red takes it with c1-c2 and must move again, and now the bottom "
+            "row can never be a chain: it is a single box (a1) and a pair (c1 and d1). One "
+            "long chain, 15 + 1 even: Red hands out one short piece, Blue the other, and "
+            "Red has to open the chain of four. One box given, four won: Blue wins 5–3.",
+        ),
+        best=frozenset({"b1-b2", "c1-c2"}),
+        value=2,
+        lines=(
+            (_moves("a1-b1 a1-a2 c1-d1"), (2, 6)),
+            (_moves("a3-b3 b2-b3 c2-c3 d2-d3 d3-e3"), (3, 5)),
+        ),
     ),
     Study(
         slug="loop-before-chain",
@@ -306,6 +356,7 @@ STUDIES: tuple[Study, ...] = (
         ),
         best=frozenset({"a2-b2", "b2-c2", "b1-b2", "b2-b3"}),
         value=-1,
+        lines=((_moves("c3-d3 d2-d3 d2-e2 d1-e1"), (2, 6)),),
     ),
     Study(
         slug="is-control-worth-it",
@@ -327,12 +378,13 @@ STUDIES: tuple[Study, ...] = (
         reasoning=(
             "Keeping control would mean giving Blue four boxes to win the chain of three "
             "afterwards: four for Blue against three for Red, and the game ends 4–4.",
-            "Taking the four and then opening the chain of three for Blue ends 5–3 for Red. "
+            "Taking the four and then opening the chain of three for Blue gives Red a 5–3 win. "
             "Control is worth what the remaining chains bring, minus what it costs to keep; "
             "here keeping it costs more than it brings.",
         ),
         best=frozenset({"a2-b2", "b2-c2"}),
         value=1,
+        lines=((_moves("b2-b3"), (4, 4)),),
     ),
     Study(
         slug="all-but-four",
@@ -363,6 +415,7 @@ STUDIES: tuple[Study, ...] = (
         ),
         best=frozenset({"c3-d3"}),
         value=2,
+        lines=((_moves("c2-c3 c3-c4"), (6, 6)),),
     ),
     Study(
         slug="thirteen-twelve",
@@ -397,6 +450,16 @@ STUDIES: tuple[Study, ...] = (
         ),
         best=frozenset({"a3-b3"}),
         value=1,
+        lines=(
+            (_moves("a2-a3 a3-a4"), (12, 13)),
+            (
+                _moves(
+                    "a5-a6 b5-b6 c5-c6 c6-d6 e6-f6 e5-f5 e4-f4 e3-f3 f2-f3 "
+                    "a1-a2 b1-b2 c1-c2 d1-d2 d1-e1"
+                ),
+                (10, 15),
+            ),
+        ),
     ),
     Study(
         slug="open-the-loop",
@@ -426,12 +489,16 @@ STUDIES: tuple[Study, ...] = (
             "chain, and Blue keeps control to the end; or Red can leave the four to Blue and "
             "keep control. Either way the last twelve boxes split six–six: 14–11.",
             "Opening the chain of three lets Red take all three and hand the loop back: "
-            "Blue's best is then to leave the loop to Red and take the chain of five, "
-            "winning only 13–12. Opening the chain of five is worse: Red takes all five, "
+            "Blue's best is then to leave the loop to Red and take the chain of five, and "
+            "Blue wins only 13–12. Opening the chain of five is worse: Red takes all five, "
             "opens the loop, and Blue loses 12–13.",
         ),
         best=frozenset({"b3-c3", "c2-c3", "c3-c4", "c3-d3"}),
         value=0,
+        lines=(
+            (_moves("a5-a6 b5-b6 c5-c6 c6-d6"), (13, 12)),
+            (_moves("e1-f1 e2-f2 e3-f3 e4-f4 e5-f5 e6-f6"), (12, 13)),
+        ),
     ),
 )
 

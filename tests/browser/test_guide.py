@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from dotsboxes.games.models import Game
 from dotsboxes.guide.exercises import BY_SLUG, next_exercise
+from dotsboxes.guide.studies import BY_SLUG as STUDIES
 from tests.browser.conftest import ARTIFACTS
+from tests.guide.test_from_game import finished_game
 
 pytestmark = pytest.mark.browser
 
@@ -80,3 +83,31 @@ def test_learn_pages_fit_a_375px_phone(live_server, browser, path):
     name = path.strip("/").replace("/", "-").replace("?", "-")
     page.screenshot(path=str(ARTIFACTS / f"guide-375-{name}.png"), full_page=True)
     context.close()
+
+
+def test_a_try_it_link_starts_the_study_position_with_the_learner_to_move(live_server, page):
+    study = STUDIES["the-last-safe-edge"]  # Red to move: the learner must get Red
+    page.goto(live_server.url + f"/learn/studies/{study.slug}/")
+    page.get_by_role("link", name="Try it on the board").click()
+    expect(page.get_by_label("Red: you draw the next edge")).to_be_checked()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#game")).to_be_visible()
+    page.wait_for_load_state("load")
+    game = Game.objects.get(public_id=page.url.rstrip("/").split("/")[-1])
+    assert game.start_key == study.key and game.computer_side == "blue"
+    page.locator('.slot[data-edge="a1-a2"]').click()  # the study's answer, drawn on the board
+    expect(page.locator('.edge.drawn[data-edge="a1-a2"]')).to_have_count(1)
+    game.refresh_from_db()
+    assert game.moves.first().edge == "a1-a2"
+
+
+def test_learning_from_a_finished_game_lists_the_costly_move_and_retries_it(live_server, page):
+    game = finished_game()  # Dev (Red) opened a chain of four at edge 12
+    page.goto(live_server.url + f"/learn/from-game/{game.public_id}/")
+    row = page.locator(".mistake-row", has_text="Edge 12")
+    expect(row).to_contain_text("gave away 4 boxes", timeout=60_000)  # htmx polls the review
+    row.get_by_role("link", name="Retry this position").click()
+    page.get_by_role("button", name="Draw a1-a2").click()
+    expect(page.get_by_text("is the move from the game")).to_be_visible()
+    page.get_by_role("button", name="Draw a3-b3").click()
+    expect(page.get_by_text("Right: a3-b3 is as good as the best move.")).to_be_visible()

@@ -64,6 +64,28 @@ def test_the_mode_and_position_in_the_url_preset_the_form(alice, db):
     assert (game.width, game.height, game.start_key) == (3, 2, board.key())
 
 
+def test_a_set_position_starts_without_a_size_and_says_who_draws_next(alice, db):
+    board = Board(3, 2)
+    board.play("a1-b1")  # Red to move
+    html = alice.get(reverse("games:new") + f"?position={board.key()}&side=red").content.decode()
+    assert 'name="size"' not in html  # the position brings its size
+    assert "Red: you draw the next edge" in html
+    assert re.search(r'value="red"[^>]*checked', html)
+    response = alice.post(
+        reverse("games:new"),
+        {"mode": "computer", "side": "red", "level": "casual", "position": board.key()},
+    )
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert (game.start_key, game.computer_side) == (board.key(), "blue")
+
+
+def test_without_a_position_a_size_must_be_chosen(alice, db):
+    response = alice.post(reverse("games:new"), {"mode": "local", "side": "blue"})
+    assert response.status_code == 200 and "Choose a board size." in response.content.decode()
+    assert not Game.objects.exists()
+
+
 def test_a_bad_position_link_is_refused_with_a_message(alice, db):
     html = alice.get(reverse("games:new") + "?position=nonsense").content.decode()
     assert "not a valid position key" in html

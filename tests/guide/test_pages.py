@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.urls import reverse
 
+from dotsboxes.games.models import Game
 from dotsboxes.guide.exercises import EXERCISES
 from dotsboxes.guide.studies import STUDIES
-from dotsboxes.rules import Board
+from dotsboxes.rules import Board, Edge
 
 pytestmark = pytest.mark.django_db
 
@@ -45,14 +47,56 @@ def test_the_rules_page_states_the_facts_that_matter(client):
         "agree to a draw",
         "not as a tie",
         "<code>a1-b1</code>",
-        "Who starts?",
+        "Nobody may pass.",
+        "one edge can claim two boxes at once",
+        "exactly one undrawn edge",
     ):
         assert fact in html, fact
+    faq = html[html.index('id="faq"') :]
+    for question in (
+        "Who starts?",
+        "Why do I move again after claiming a box?",
+        "Can a game on 5 × 5 boxes be drawn?",
+        "How many boxes can one edge give?",
+        "Does the turn change after every edge?",
+    ):
+        assert f"<summary>{question}</summary>" in faq, question
+    # a diagram beside each rule: board, moves, no passing, fourth side, two boxes (before and
+    # after), claim keeps the move, optional, tie, 13-12, notation
+    assert html.count('class="board-svg') == 11
+
+
+def try_links(html: str) -> list[str]:
+    return [unescape(h) for h in re.findall(r'<a class="try-it" href="([^"]+)"', html)]
+
+
+def form_data(html: str) -> dict[str, str]:
+    """What a browser sends for the page's new-game form left as it is."""
+    form = re.search(r'<form[^>]*class="new-game".*?</form>', html, re.S).group(0)
+    data = {}
+    for tag in re.findall(r"<input[^>]*>", form):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name and ('type="radio"' not in tag or " checked" in tag):
+            data[name.group(1)] = unescape(value.group(1)) if value else ""
+    for name, options in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', form, re.S):
+        data[name] = re.search(r'value="([^"]+)" selected', options).group(1)
+    return data
+
+
+def start_from(client, link: str) -> Game:
+    """Follow a "try it" link and press "Start the game" without changing anything."""
+    page = client.get(link)
+    assert page.status_code == 200
+    response = client.post(reverse("games:new"), form_data(page.content.decode()))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Game.objects.get(public_id=response["Location"].strip("/").split("/")[-1])
 
 
 def test_the_strategy_guide_covers_every_idea_with_a_try_it_link(client):
     html = client.get(reverse("guide:strategy")).content.decode()
-    for anchor in (
+    sections = re.split(r'<h2 id="', html)[1:]
+    ideas = {
         "safe-edges",
         "no-safe-edge",
         "chains-and-loops",
@@ -60,23 +104,29 @@ def test_the_strategy_guide_covers_every_idea_with_a_try_it_link(client):
         "all-but-two",
         "handouts",
         "continuations",
-    ):
-        assert f'id="{anchor}"' in html
-    links = re.findall(r'href="([^"]*\?position=[^"]+)"', html)
-    assert len(links) >= 7
-    for link in links:
-        assert link.startswith(reverse("games:new") + "?position=")
-        Board.from_key(unescape(link.split("=", 1)[1]).replace("%2E", "."))
+    }
+    found = {}
+    for section in sections:
+        anchor = section.split('"', 1)[0]
+        found[anchor] = section
+    for idea in ideas:
+        assert 'class="board-svg' in found[idea], idea  # a diagram of a real position
+        assert try_links(found[idea]), idea  # and a link that opens it on the play page
     assert "dots + long chains to be even" in html
 
 
-@pytest.mark.parametrize("study", STUDIES[::4], ids=lambda s: s.slug)
-def test_a_try_it_link_opens_the_position_on_the_play_page(client, study):
-    response = client.get(reverse("games:new"), {"position": study.key})
-    assert response.status_code == 200
-    html = response.content.decode()
-    assert 'aria-label="The starting position"' in html
-    assert study.key in html  # the form carries the position to the new game
+def test_every_try_it_link_starts_that_position_with_the_learner_to_move(client):
+    pages = [reverse("guide:strategy")] + [reverse("guide:study", args=[s.slug]) for s in STUDIES]
+    links = [link for page in pages for link in try_links(client.get(page).content.decode())]
+    assert len(links) >= 12 + len(STUDIES)
+    for link in links:
+        query = parse_qs(urlsplit(link).query)
+        key, side = query["position"][0], query["side"][0]
+        board = Board.from_key(key)
+        assert side == board.turn.name.lower()
+        game = start_from(client, link)
+        assert game.start_key == key
+        assert game.computer_side != side  # the learner plays the move the text is about
 
 
 @pytest.mark.parametrize("study", STUDIES, ids=lambda s: s.slug)
@@ -114,7 +164,8 @@ def test_each_exercise_renders_an_answerable_board(client, exercise):
         assert sorted(buttons) == sorted(str(e) for e in exercise.board.legal_moves)
     elif exercise.kind == "build":
         buttons = re.findall(r'class="pick pick-[hv]" name="edge" value="([^"]+)"', html)
-        assert sorted(buttons) == sorted(exercise.box_sides())
+        missing = [s for s in exercise.box_sides() if not exercise.board.is_drawn(Edge.parse(s))]
+        assert sorted(buttons) == sorted(missing)
     else:
         assert 'name="choice"' in html
 

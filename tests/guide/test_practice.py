@@ -153,3 +153,42 @@ def test_progress_made_before_signing_in_joins_the_account(alice):
     other_device = Client()
     other_device.force_login(user)
     assert "Solved 1 of" in other_device.get(reverse("guide:practice")).content.decode()
+
+
+def test_solved_in_the_browser_after_failing_on_the_account_is_solved_on_the_account(alice):
+    user = get_user_model().objects.create_user("fay", password="pw-for-tests-only")
+    laptop = Client()
+    laptop.force_login(user)
+    answer(laptop, "leave-two", edge="d3-d4")  # wrong, on the account
+    answer(alice, "leave-two", edge="e3-e4")  # right first time, in a browser not signed in
+    alice.force_login(user)  # signing in keeps the browser's session data
+    page = alice.get(reverse("guide:practice")).content.decode()
+    assert "Solved 1 of" in page and "0 right first time" in page
+    row = ExerciseProgress.objects.get(user=user, exercise="leave-two")
+    assert (row.attempts, row.solved, row.first_try) == (2, True, False)
+    # the account now says so on any device
+    assert "Solved 1 of" in laptop.get(reverse("guide:practice")).content.decode()
+
+
+def test_the_box_drawn_from_blues_turn_with_three_sides_left_is_blues(alice):
+    slug = "draw-the-missing-sides"
+    for edge in ("a1-b1", "b1-b2"):
+        html = answer(alice, slug, edge=edge).content.decode()
+        assert "Choose" not in html and 'name="choice"' not in html
+    html = answer(alice, slug, edge="a1-a2").content.decode()
+    assert "Who owns it, and who draws the next edge?" in html
+    assert (
+        "Not quite: Red owns it; Red draws next"
+        in answer(alice, slug, choice="red-red").content.decode()
+    )
+    assert (
+        "Right: Blue owns it; Blue draws next"
+        in answer(alice, slug, choice="blue-blue").content.decode()
+    )
+
+
+def test_a_wrong_answer_explains_and_still_offers_the_next_exercise(alice):
+    html = answer(alice, "smallest-first", edge="a1-a2").content.decode()
+    assert "Not quite" in html
+    assert "Or go on: Hand over a pair" in html
+    assert reverse("guide:exercise", args=["hand-over-a-pair"]) in html

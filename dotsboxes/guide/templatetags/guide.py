@@ -8,14 +8,25 @@ from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
+from dotsboxes.guide.boards import try_url as _try_url
+from dotsboxes.rules import Board
+
 register = template.Library()
 
 _EDGE = re.compile(r"\b([a-j](?:10|[1-9])-[a-j](?:10|[1-9]))\b")
+_SCORE = re.compile("\\b(\\d+\N{EN DASH}\\d+)\\b")
 
 
 @register.filter
 def edges(text: str) -> SafeString:
-    """Escape ``text`` and keep each edge name (``a2-a3``) on one line."""
+    """Escape ``text`` and keep each edge name (``a2-a3``) and score on one line."""
     escaped = str(conditional_escape(text))
     # The escaped text still spells edges the same way: escaping touches only <>&'".
-    return mark_safe(_EDGE.sub(r'<span class="edge-name">\1</span>', escaped))
+    marked = _EDGE.sub(r'<span class="edge-name">\1</span>', escaped)
+    return mark_safe(_SCORE.sub(r'<span class="edge-name">\1</span>', marked))
+
+
+@register.filter
+def try_url(board: Board) -> str:
+    """The "try it" link: the play page starting from ``board``, playing the side to move."""
+    return _try_url(board)
