@@ -13,9 +13,13 @@ and moves again, that commit starts the next edge the same way: pages see
 its edges arrive one by one.
 
 A cache key per (game, version) stops two jobs thinking about the same
-position (the cache is Redis when several servers share the work).  A page
-that finds the computer to move calls :func:`ensure`, so a game whose server
-stopped mid-thought resumes when it is next opened.
+position (the cache is Redis when several servers share the work).  The claim
+is a short lease (:data:`LEASE_SECONDS`) that a thread of the claiming process
+renews while the job is queued or running, however long the engine thinks;
+when the job ends it stops renewing, and when the process dies nothing renews,
+so the claim lapses within the lease.  A page that finds the computer to move
+calls :func:`ensure`, so a game whose server stopped mid-thought resumes a few
+seconds later, when it is next opened or polled.
 
 Rooms can call :func:`start` with a ``level`` and the ``side`` to play for a
 timed-out turn or a stand-in: for a side that is not the game's computer side
@@ -25,7 +29,7 @@ the job plays that side's whole turn.
 from __future__ import annotations
 
 import logging
-import math
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -43,12 +47,24 @@ log = logging.getLogger(__name__)
 
 #: Seconds the engine may overrun its budget before the cheap level answers.
 GRACE = 5.0
-#: How long a (game, version) stays claimed beyond the longest the job can take; after
-#: that a page may start it again (e.g. when the server that claimed it stopped).
-CLAIM_SECONDS = 5
+#: Seconds a claim on a (game, version) lasts unless renewed: how long a game waits
+#: after its server died mid-thought.  Whole seconds (Redis expiries are).
+LEASE_SECONDS = 4
+#: Seconds between renewals: several per lease, so a process that stalls briefly
+#: (a loaded machine) keeps its claims.
+RENEW_SECONDS = 0.5
 FALLBACK_LEVEL = "casual" if "casual" in players.LEVELS else players.LEVELS[0]
 
 _threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="computer")
+
+# The claims of this process's jobs, queued or running, renewed by one thread.
+# One renewer per process rather than the job's own thread, because a job can
+# wait in the queue of ``_threads`` longer than a lease while other games think:
+# its claim must hold then too.  It only lives as long as the process does,
+# which is the point: a killed server's claims lapse within LEASE_SECONDS.
+_held: set[str] = set()
+_held_lock = threading.Lock()
+_renewer: threading.Thread | None = None
 
 
 def budget_for(level: str, board: Board) -> float:
@@ -83,12 +99,45 @@ def claim_key(game_id: int, version: int) -> str:
     return f"computer:{connection.settings_dict['NAME']}:{game_id}:{version}"
 
 
-def _claim(game_id: int, version: int, seconds: float = CLAIM_SECONDS) -> bool:
-    return cache.add(claim_key(game_id, version), 1, timeout=math.ceil(seconds))
+def _claim(game_id: int, version: int) -> bool:
+    """Take the lease on ``version`` of a game and keep renewing it; False if taken."""
+    global _renewer
+    key = claim_key(game_id, version)
+    if not cache.add(key, 1, timeout=LEASE_SECONDS):
+        return False
+    with _held_lock:
+        _held.add(key)
+        if _renewer is None or not _renewer.is_alive():
+            _renewer = threading.Thread(target=_renew_forever, name="computer-claims", daemon=True)
+            _renewer.start()
+    return True
 
 
-def _release(game_id: int, version: int) -> None:
-    cache.delete(claim_key(game_id, version))
+def _let_go(key: str) -> None:
+    """Stop renewing ``key``: it lapses within the lease (a finished job's position)."""
+    with _held_lock:
+        _held.discard(key)
+
+
+def _release(key: str) -> None:
+    """Give ``key`` up at once, so the next page poll can start that position again."""
+    _let_go(key)
+    cache.delete(key)
+
+
+def _renew_forever() -> None:
+    while True:
+        time.sleep(RENEW_SECONDS)
+        with _held_lock:
+            keys = list(_held)
+        for key in keys:
+            try:
+                # A lease that lapsed anyway (the process stalled longer than a
+                # lease) is not taken back: another server may have started the
+                # position, and only one answer per version is ever applied.
+                cache.touch(key, LEASE_SECONDS)
+            except Exception:  # the cache is down: claims cannot hold, jobs go on
+                log.warning("could not renew computer claim %s", key, exc_info=True)
 
 
 def is_thinking(game: Game, board: Board) -> bool:
@@ -107,8 +156,7 @@ def start(game: Game, *, level: str | None = None, side: str | None = None) -> F
     level = level or game.computer_level or players.DEFAULT_LEVEL
     if not side or game.status != Game.Status.ACTIVE or level not in players.LEVELS:
         return None
-    longest = budget_for(level, Board(game.width, game.height)) + GRACE + CLAIM_SECONDS
-    if not _claim(game.pk, game.version, longest):
+    if not _claim(game.pk, game.version):
         return None
     whole_turn = side != game.computer_side
     return _threads.submit(_job, game.pk, game.version, level, side, whole_turn)
@@ -123,6 +171,7 @@ def ensure(game: Game, board: Board) -> Future | None:
 
 def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) -> int:
     drawn = 0
+    key = claim_key(game_id, version)  # taken by start(), renewed until this job ends
     try:
         while True:
             game = _retry(lambda: Game.objects.filter(pk=game_id).first())
@@ -142,12 +191,21 @@ def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) ->
             drawn += 1
             if not whole_turn:
                 return drawn
+            # A whole turn goes on at the new version: hold that one now, as
+            # start() would, and let the old one lapse.
             version = result.game.version
+            if not _claim(game_id, version):
+                return drawn  # another job already thinks about it
+            _let_go(key)
+            key = claim_key(game_id, version)
     except Exception:
         log.exception("computer job failed for game %s at version %s", game_id, version)
-        _release(game_id, version)  # so the next page poll can start it again
+        _release(key)  # so the next page poll can start it again
         raise
     finally:
+        # The move is applied (or the job gave up): no more renewals, and the
+        # claim lapses within the lease, by then for a version that is gone.
+        _let_go(key)
         connection.close()
 
 

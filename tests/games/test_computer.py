@@ -6,6 +6,8 @@ other threads and processes, which must see the committed game.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.core.cache import cache
 
@@ -99,6 +101,49 @@ def test_a_game_left_waiting_for_the_computer_resumes_when_ensured():
     assert moves_of(game)[1][1:] == ("red", True)
     # Asking again at the same version does not start a second job.
     assert computer.start(game) is None
+
+
+def test_a_claim_nobody_renews_lapses_within_the_lease_and_the_game_resumes(monkeypatch):
+    monkeypatch.setattr(computer, "LEASE_SECONDS", 1)  # a shorter lease, to wait less
+    game = services.game_create(
+        actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
+    )
+    # A server died while thinking about the computer's reply: its claim is in
+    # the cache, taken as start() takes it, and no living process renews it.
+    dead_claim = computer.claim_key(game.pk, game.version + 1)
+    assert cache.add(dead_claim, 1, timeout=computer.LEASE_SECONDS)
+    claimed_at = time.monotonic()
+    game = play(game, "a1-b1")
+    assert computer.ensure(game, game.board()) is None  # held while the lease runs
+    future = wait_for(lambda: computer.ensure(game, game.board()), interval=0.05)
+    assert time.monotonic() - claimed_at < computer.LEASE_SECONDS + 1.0
+    assert future.result(timeout=15) == 1
+    assert moves_of(game)[1][1:] == ("red", True)
+
+
+# Master to move on 9 x 9 boxes: a position it thinks about for about 3.5 s on
+# this project's machine (its node limit, not the clock, ends the search).
+SLOW = "9x9.8cab5910d255614324f59b7cace90234499105218034a.0.b"
+
+
+def test_a_job_thinking_longer_than_the_lease_keeps_its_claim(monkeypatch):
+    monkeypatch.setattr(computer, "LEASE_SECONDS", 1)
+    game = services.game_create(
+        actor=ALICE,
+        mode=Game.Mode.COMPUTER,
+        start_key=SLOW,
+        computer_side=Side.BLUE,
+        computer_level="master",
+    )  # its commit starts the computer
+    time.sleep(computer.LEASE_SECONDS + 0.5)
+    assert not game.moves.exists(), "the engine answered within the lease: use a slower position"
+    # Past its first lease the job still holds the position: no second job starts.
+    assert computer.start(game) is None
+    assert computer.ensure(game, game.board()) is None
+    wait_for(lambda: game.moves.exists(), timeout=30)
+    assert [m[1:] for m in moves_of(game)] == [("blue", True)]
+    game.refresh_from_db()
+    assert game.board().turn.name == "RED"  # it took no box: no further job runs on
 
 
 def test_a_stand_in_plays_a_human_seats_whole_turn_at_the_given_level():
