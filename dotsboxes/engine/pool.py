@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import select
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -33,12 +35,49 @@ def workers() -> int:
     return max(1, int(os.environ.get("ENGINE_WORKERS") or os.cpu_count() or 2))
 
 
+def _exit_with(server_pid: int) -> None:
+    """Worker initializer: end this worker as soon as the server process is gone.
+
+    Workers are children of multiprocessing's fork server, not of the server,
+    and they hold their own task pipe open: after a server is killed they
+    would otherwise wait for work forever (or finish a search nobody wants).
+    """
+
+    def watch() -> None:
+        try:
+            handle = os.pidfd_open(server_pid)  # Linux: readable once the process ends
+        except ProcessLookupError:
+            os._exit(0)
+        except (AttributeError, OSError):  # no pidfd here: look once a second instead
+            while _alive(server_pid):
+                time.sleep(1)
+            os._exit(0)
+        select.select([handle], [], [])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-server", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # it exists, under another user
+    return True
+
+
 def executor(lane: str = PLAY) -> ProcessPoolExecutor:
     """The process-wide pool of ``lane``, created on first use."""
     with _lock:
         if lane not in _executors:
-            context = multiprocessing.get_context("forkserver")
-            _executors[lane] = ProcessPoolExecutor(max_workers=workers(), mp_context=context)
+            _executors[lane] = ProcessPoolExecutor(
+                max_workers=workers(),
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=_exit_with,
+                initargs=(os.getpid(),),
+            )
         return _executors[lane]
 
 

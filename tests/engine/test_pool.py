@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
+
+import pytest
 
 # Run in a fresh interpreter with one worker per lane, so the test owns its pools.
 SCRIPT = textwrap.dedent(
@@ -52,3 +57,46 @@ def test_a_crashed_worker_is_replaced():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["broken", "27"]
+
+
+def _running(pid: int) -> bool:
+    """True while ``pid`` is a live process (a zombie waiting to be reaped is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_end_when_the_server_is_killed():
+    script = textwrap.dedent(
+        """
+        import os, time
+        from dotsboxes.engine import pool
+
+        if __name__ == "__main__":
+            print(pool.submit(os.getpid).result(timeout=30), flush=True)  # idle afterwards
+            print(pool.submit_background(os.getpid).result(timeout=30), flush=True)
+            pool.submit_background(time.sleep, 120)  # that worker is now busy
+            time.sleep(120)
+        """
+    )
+    env = {**os.environ, "ENGINE_WORKERS": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True
+    )
+    workers = [int(server.stdout.readline()), int(server.stdout.readline())]
+    try:
+        time.sleep(0.5)  # let the busy job start
+        assert all(_running(pid) for pid in workers)
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in workers if _running(pid)]
+    finally:
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
