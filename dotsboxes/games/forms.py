@@ -157,7 +157,7 @@ class NewGameForm(forms.Form):
         elif size == "custom":
             for name in ("width", "height"):
                 if data.get(name) is None and name not in self.errors:
-                    self.add_error(name, f"Give the {name} in boxes, a whole number from 1 to 9.")
+                    self.add_error(name, _size_messages(name)["invalid"])
         elif size:
             w, h = size.split("x")
             data["width"], data["height"] = int(w), int(h)
