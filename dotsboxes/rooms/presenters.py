@@ -14,11 +14,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from dotsboxes.games.models import Game, Side
 from dotsboxes.games.presenters import CELL, MARGIN, board_svg
+from dotsboxes.games.turns import both_have_played, turn_spans
 from dotsboxes.rules import Board, Edge
 
 from .models import Message, Room
-from .services import load_board
-from .turns import both_have_played, turn_spans
 
 CHAT_SHOWN = 60
 
@@ -178,11 +177,12 @@ def room_view(
 ) -> RoomView:
     """Gather everything the room's fragments show (a handful of queries).
 
-    A caller that holds the board already (a move just made) passes it with the
-    computer flag of each move; ``messages=False`` leaves the chat out."""
+    The board comes from the game (replayed once per instance and version, so
+    the push of a change just made replays nothing); a caller may pass another
+    with the computer flag of each move.  ``messages=False`` leaves the chat out."""
     game = room.game
     if board is None or computer is None:
-        board, computer = load_board(game)
+        board, computer = game.board(), game.computer_flags()
     turns = [
         LogTurn(
             number=n,

@@ -1,4 +1,4 @@
-"""Turn arithmetic for rooms, on the pure rules core (no Django here).
+"""Turn arithmetic on the pure rules core (no Django here): whole turns for every mode.
 
 A turn is everything one player draws before play passes to the other.  Abort,
 take-back and the computer's stand-in moves all reason in whole turns.
