@@ -116,9 +116,9 @@ def test_a_room_move_and_its_push_replay_the_moves_once(
     join(bob, room)
     for player, edge in ((alice, "a1-b1"), (bob, "a2-b2"), (alice, "a3-b3")):
         room.game.refresh_from_db()
-        with CaptureQueriesContext(connection) as queries:
-            with django_capture_on_commit_callbacks(execute=True):
-                response = act(player, room, "move", edge=edge)
+        capture = django_capture_on_commit_callbacks(execute=True)
+        with CaptureQueriesContext(connection) as queries, capture:
+            response = act(player, room, "move", edge=edge)
         assert response.status_code == 200 and edge in response.content.decode()
         assert _move_reads(queries) == 1
     assert [c.event for c in changes] == ["move"] * 3
