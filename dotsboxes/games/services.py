@@ -304,6 +304,7 @@ def game_create(
     moves: Iterable[Edge | str] = (),
     hints_used: int = 0,
     rematch_of: Game | None = None,
+    rated: bool = False,
 ) -> Game:
     """Start a game and return it.
 
@@ -327,7 +328,7 @@ def game_create(
         raise InvalidSetupError(f"That board cannot be set up: {exc}.") from None
     if start_key and (width, height) not in ((None, None), (board.width, board.height)):
         raise InvalidSetupError("The size does not match the starting position.")
-    game = Game(mode=mode, width=board.width, height=board.height, start_key=start_key)
+    game = Game(mode=mode, width=board.width, height=board.height, start_key=start_key, rated=rated)
     game.hints_used = max(0, min(int(hints_used), 32767))
     if mode == Game.Mode.COMPUTER:
         if computer_side not in Side.values:
@@ -488,14 +489,26 @@ def game_count_hint(*, game: Game | int, version: int | str, actor: Actor) -> Ga
 
 
 def game_rematch(*, game: Game, actor: Actor, swap: bool = True) -> Game:
-    """A new game like ``game``; by default the other player draws first.
-
-    Against the computer, swapping gives the player the other side; on one
-    device the two names change colours.  ``swap=False`` keeps everything as it was.
-    """
+    """The play page's rematch: a new game like ``game``; by default the other
+    player draws first.  Online rematches are offered and accepted in the room."""
     _check_seated(game, actor)
     if game.mode == Game.Mode.ONLINE:
         raise GameError("Online rematches are offered in the room.")
+    return start_rematch(game, actor=actor, swap=swap)
+
+
+def _seat_of(game: Game, side: Side) -> Actor:
+    return Actor(token=getattr(game, f"{side}_token"), user_id=getattr(game, f"{side}_user_id"))
+
+
+def start_rematch(game: Game, *, actor: Actor | None = None, swap: bool = True) -> Game:
+    """Create the rematch of ``game`` (the caller decided it may start).
+
+    Swapping gives the other side the first edge: against the computer the
+    player takes the other side; on one device the two names change colours;
+    online the two seats (name, account, browser) change colours.  ``swap=False``
+    keeps everything as it was."""
+    actor = actor or Actor()
     size = {
         "start_key": game.start_key,
         "width": None if game.start_key else game.width,
@@ -513,9 +526,19 @@ def game_rematch(*, game: Game, actor: Actor, swap: bool = True) -> Game:
             red_name=game.name_of(human),
             rematch_of=game,
         )
-    blue, red = (game.red_name, game.blue_name) if swap else (game.blue_name, game.red_name)
+    # The sides of ``game`` whose players sit as Blue and as Red in the rematch.
+    blue, red = (Side.RED, Side.BLUE) if swap else (Side.BLUE, Side.RED)
+    seats = {}
+    if game.mode == Game.Mode.ONLINE:
+        seats = {"blue": _seat_of(game, blue), "red": _seat_of(game, red), "rated": game.rated}
     return game_create(
-        actor=actor, mode=game.mode, **size, blue_name=blue, red_name=red, rematch_of=game
+        actor=actor,
+        mode=game.mode,
+        **size,
+        blue_name=game.name_of(blue),
+        red_name=game.name_of(red),
+        rematch_of=game,
+        **seats,
     )
 
 

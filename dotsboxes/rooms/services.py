@@ -131,26 +131,35 @@ def room_create(
         raise Forbidden("Sign in to play rated games.")
     if not viewer.signed_in and not viewer.token:
         raise RoomError("Choose a display name first.")
+    host = _actor(viewer)
     with transaction.atomic():
-        game = Game(mode=Game.Mode.ONLINE, width=width, height=height, rated=rated)
-        game.full_clean(exclude=["public_id"])
-        _seat(game, host_side, viewer)
-        game.save()
+        game = games.game_create(
+            actor=host,
+            mode=Game.Mode.ONLINE,
+            width=width,
+            height=height,
+            rated=rated,
+            **{host_side: host, f"{host_side}_name": viewer.name or Side(host_side).label},
+        )
         room = Room.objects.create(
             game=game, host_side=host_side, is_public=is_public, timer_seconds=timer_seconds
         )
         log_line(room, f"{viewer.name} opened the room and sits as {Side(host_side).label}.")
-        games.commit(game, "created")
     return room
 
 
-def _seat(game: Game, side: str, viewer: Viewer) -> None:
-    setattr(game, f"{side}_name", viewer.name or Side(side).label)
+def _actor(viewer: Viewer) -> games.Actor:
+    """The seat a viewer takes: their account when signed in, else their browser."""
     if viewer.signed_in:
-        setattr(game, f"{side}_user_id", viewer.user_id)
-        setattr(game, f"{side}_token", "")
-    else:
-        setattr(game, f"{side}_token", viewer.token)
+        return games.Actor(user_id=viewer.user_id)
+    return games.Actor(token=viewer.token)
+
+
+def _seat(game: Game, side: str, viewer: Viewer) -> None:
+    seat = _actor(viewer)
+    setattr(game, f"{side}_name", viewer.name or Side(side).label)
+    setattr(game, f"{side}_user_id", seat.user_id)
+    setattr(game, f"{side}_token", seat.token)
 
 
 def room_join(*, public_id: str, viewer: Viewer) -> tuple[Room, str]:
@@ -350,20 +359,9 @@ def _take_back(room: Room, game: Game, requester: str) -> None:
 
 def _rematch(room: Room, game: Game) -> Room:
     swap = room.swap_on_rematch
-    new = Game(
-        mode=Game.Mode.ONLINE,
-        width=game.width,
-        height=game.height,
-        rated=game.rated,
-        rematch_of=game,
-    )
-    for side in Side.values:
-        source = other(side) if swap else side
-        for field in ("name", "user_id", "token"):
-            setattr(new, f"{side}_{field}", getattr(game, f"{source}_{field}"))
-    new.save()
+    new = games.start_rematch(game, swap=swap)
     host_side = other(room.host_side) if swap else room.host_side
-    new_room = Room.objects.create(
+    new_room = Room(
         game=new,
         host_side=host_side,
         is_public=room.is_public,
@@ -371,9 +369,9 @@ def _rematch(room: Room, game: Game) -> Room:
         swap_on_rematch=room.swap_on_rematch,
     )
     _restart_clock(new_room, new)
+    new_room.save()
     order = "sides swapped" if swap else "same sides"
     log_line(new_room, f"Rematch ({order}): {new.blue_name} plays Blue and moves first.")
-    _changed(new_room, new, "created")
     return new_room
 
 
