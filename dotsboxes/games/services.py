@@ -61,7 +61,8 @@ MAX_NAME = 40
 
 
 class GameError(ValueError):
-    """An action on a game was refused; ``str(error)`` is a message for the player."""
+    """An action on a game was refused; ``str(error)`` is a message for the player
+    and ``status`` the HTTP status that says why (bad input by default)."""
 
     status = 400
 
@@ -70,28 +71,36 @@ class GameNotFoundError(GameError):
     status = 404
 
 
-class StaleVersionError(GameError):
-    status = 409
-
-
 class NotYourGameError(GameError):
+    """The actor may not do this here: a spectator, or not the right player."""
+
     status = 403
 
 
-class NotYourTurnError(GameError):
+class ConflictError(GameError):
+    """Not now: out of turn, a stale version, the game over, an offer pending."""
+
     status = 409
 
 
-class GameOverError(GameError):
-    status = 409
+class StaleVersionError(ConflictError):
+    pass
+
+
+class NotYourTurnError(ConflictError):
+    pass
+
+
+class GameOverError(ConflictError):
+    pass
+
+
+class NothingToUndoError(ConflictError):
+    pass
 
 
 class IllegalEdgeError(GameError):
     pass
-
-
-class NothingToUndoError(GameError):
-    status = 409
 
 
 class InvalidSetupError(GameError):
@@ -368,6 +377,17 @@ def game_create(
     return game
 
 
+def _seated_on_current(
+    game: Game | int, version: int | str, actor: Actor
+) -> tuple[Game, list[Side]]:
+    """Lock the game; the actor must hold a seat, the game be on, the version current."""
+    game = locked(game)
+    seats = _check_seated(game, actor)
+    check_active(game)
+    check_version(game, version)
+    return game, seats
+
+
 def check_turn(game: Game, side: Side, seats: list[Side]) -> None:
     """The seat policy of a move: the side to move must be one of ``seats``, and
     a side the computer plays is the computer's."""
@@ -382,10 +402,7 @@ def game_play_move(
     *, game: Game | int, edge: str | Edge, version: int | str, actor: Actor
 ) -> MoveResult:
     """Draw ``edge`` for the side to move, if ``actor`` holds that seat."""
-    game = locked(game)
-    seats = _check_seated(game, actor)
-    check_active(game)
-    check_version(game, version)
+    game, seats = _seated_on_current(game, version, actor)
     check_turn(game, Side.of(game.board().turn), seats)
     (drawn,) = draw_edges(game, [edge], by_computer=False)
     commit(game, "move", (drawn,))
@@ -454,10 +471,7 @@ def game_resign(
     *, game: Game | int, version: int | str, actor: Actor, side: str | None = None
 ) -> Game:
     """Resign ``side`` (default: the actor's only seat, or the side to move on one device)."""
-    game = locked(game)
-    seats = _check_seated(game, actor)
-    check_active(game)
-    check_version(game, version)
+    game, seats = _seated_on_current(game, version, actor)
     if side is None:
         side = seats[0] if len(seats) == 1 else Side.of(game.board().turn)
     if side not in seats:
@@ -476,10 +490,7 @@ def resign(game: Game, side: Side) -> None:
 @transaction.atomic
 def game_count_hint(*, game: Game | int, version: int | str, actor: Actor) -> Game:
     """Count a hint shown to the player (kept in the game and its record)."""
-    game = locked(game)
-    seats = _check_seated(game, actor)
-    check_active(game)
-    check_version(game, version)
+    game, seats = _seated_on_current(game, version, actor)
     side = Side.of(game.board().turn)
     if game.is_computer(side) or side not in seats:
         raise NotYourTurnError("A hint is for your own turn: wait for it.")

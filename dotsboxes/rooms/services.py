@@ -71,6 +71,20 @@ def _seated(game: Game, viewer: Viewer, action: str) -> str:
     return side
 
 
+def _playing(
+    public_id: str, viewer: Viewer, action: str, version: int | None, *, alone: str = ""
+) -> tuple[Room, Game, str]:
+    """Lock room and game for an action in play: the viewer must be seated, the game
+    on (and both seats taken, if ``alone`` says why not), the version current."""
+    room, game = _lock(public_id)
+    side = _seated(game, viewer, action)
+    games.check_active(game)
+    if alone and not _both_seated(game):
+        raise Conflict(alone)
+    games.check_version(game, version)
+    return room, game, side
+
+
 def _both_seated(game: Game) -> bool:
     return all(
         getattr(game, f"{side}_user_id") or getattr(game, f"{side}_token") for side in Side.values
@@ -218,12 +232,8 @@ def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | 
     The hot path of a live room: one locked read of room and game, one read of
     the moves; the push is rendered from these rows after commit."""
     with transaction.atomic():
-        room, game = _lock(public_id)
-        side = _seated(game, viewer, "draw edges")
-        games.check_active(game)
-        if not _both_seated(game):
-            raise Conflict("Wait for an opponent to take the free seat.")
-        games.check_version(game, version)
+        alone = "Wait for an opponent to take the free seat."
+        room, game, side = _playing(public_id, viewer, "draw edges", version, alone=alone)
         games.check_turn(game, Side.of(game.board().turn), [Side(side)])
         drawn = draw_for_side_to_move(room, game, [str(edge)[:16]], by_computer=False)
         _changed(room, game, "move", drawn)
@@ -236,12 +246,8 @@ def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | 
 def room_resign(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
     """The player gives up: the opponent wins."""
     with transaction.atomic():
-        room, game = _lock(public_id)
-        side = _seated(game, viewer, "resign")
-        games.check_active(game)
-        if not _both_seated(game):
-            raise Conflict("Nobody has taken the other seat yet: abort the game instead.")
-        games.check_version(game, version)
+        alone = "Nobody has taken the other seat yet: abort the game instead."
+        room, game, side = _playing(public_id, viewer, "resign", version, alone=alone)
         games.resign(game, Side(side))
         _game_over(room)
         log_line(room, f"{game.name_of(Side(side))} resigned. {Side(other(side)).label} wins.")
@@ -252,10 +258,7 @@ def room_resign(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
 def room_abort(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
     """Call the game off while at least one player has not finished a turn."""
     with transaction.atomic():
-        room, game = _lock(public_id)
-        side = _seated(game, viewer, "abort the game")
-        games.check_active(game)
-        games.check_version(game, version)
+        room, game, side = _playing(public_id, viewer, "abort the game", version)
         if both_have_played(game.board()):
             raise Conflict("Both players have moved: you can resign or offer a draw instead.")
         _finish(room, game, Game.Result.NONE, Game.Termination.ABORTED)
