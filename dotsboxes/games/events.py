@@ -17,11 +17,14 @@ game as committed.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 import django.dispatch
 
 from .models import Game, Side
+
+logger = logging.getLogger(__name__)
 
 #: Sent after commit with one keyword argument, ``change`` (a :class:`GameChanged`).
 game_changed = django.dispatch.Signal()
@@ -73,3 +76,20 @@ class GameChanged:
     def computer_to_move(self) -> bool:
         """The game's own computer side is to move in a game still in progress."""
         return self.active and self.game.is_computer(self.to_move)
+
+
+def announce(change: GameChanged) -> None:
+    """Tell every listener; one that fails is logged and does not stop the others.
+
+    The change is committed by now: a broken push or a computer that cannot start
+    must not turn the player's accepted move into an error page (clients repair a
+    missed push by their version check, the play page restarts the computer)."""
+    for receiver, result in game_changed.send_robust(sender=Game, change=change):
+        if isinstance(result, Exception):
+            logger.error(
+                "%s failed on game %s version %s",
+                getattr(receiver, "__qualname__", receiver),
+                change.public_id,
+                change.version,
+                exc_info=result,
+            )

@@ -51,7 +51,7 @@ from dotsboxes.rules import (
 )
 from dotsboxes.rules.notation import _parse_turns
 
-from .events import Drawn, GameChanged, game_changed
+from .events import Drawn, GameChanged, announce, game_changed
 from .models import Game, Move, Side
 from .turns import turn_spans
 
@@ -275,7 +275,7 @@ def commit(game: Game, event: str, drawn: tuple[Drawn, ...] = ()) -> GameChanged
         result=game.result,
         termination=game.termination,
     )
-    transaction.on_commit(lambda: game_changed.send(sender=Game, change=change))
+    transaction.on_commit(lambda: announce(change))
     return change
 
 

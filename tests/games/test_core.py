@@ -123,3 +123,29 @@ def test_a_room_move_and_its_push_replay_the_moves_once(
         assert _move_reads(queries) == 1
     assert [c.event for c in changes] == ["move"] * 3
     assert [c.drawn[0].edge for c in changes] == ["a1-b1", "a2-b2", "a3-b3"]
+
+
+def test_a_failing_listener_neither_stops_the_others_nor_fails_the_move(
+    local_game, django_capture_on_commit_callbacks, caplog
+):
+    heard = []
+
+    def broken(sender, *, change, **kwargs):
+        raise RuntimeError("listener down")
+
+    def after(sender, *, change, **kwargs):
+        heard.append(change.event)
+
+    game_changed.connect(broken)  # connected first: called before ``after``
+    game_changed.connect(after)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            result = services.game_play_move(
+                game=local_game, edge="a1-b1", version=local_game.version, actor=ALICE
+            )
+    finally:
+        game_changed.disconnect(broken)
+        game_changed.disconnect(after)
+    assert heard == ["move"]
+    assert result.game.moves.count() == 1
+    assert "failed on game" in caplog.text and "listener down" in caplog.text
