@@ -165,7 +165,8 @@ def locked(game: Game | int) -> Game:
         raise GameNotFoundError("There is no such game.") from None
     cached = game.__dict__.get("_replayed") if isinstance(game, Game) else None
     if cached is not None and cached[0] == found.version:
-        found.keep_board(cached[1], cached[2])
+        # A copy: the command changes the locked instance's board, not the caller's.
+        found.keep_board(cached[1].copy(), list(cached[2]))
     return found
 
 
