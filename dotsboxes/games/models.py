@@ -57,6 +57,7 @@ class Game(models.Model):
         RESIGNED = "resigned", "Resignation"
         AGREED = "agreed", "Draw by agreement"
         ABORTED = "aborted", "Aborted"
+        TIME = "time", "Lost on time"  # the side to move let its deadline pass
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     width = models.PositiveSmallIntegerField(default=5, validators=SIZE_VALIDATORS)

@@ -11,8 +11,8 @@ computer itself) goes through the same steps, each a small function here:
   stand-in);
 - :func:`draw_edges` draws one edge or several (the computer's whole turn),
   records the ``Move`` rows and finishes the game when the last box is claimed;
-  :func:`take_back_to` undoes whole turns, :func:`end_game` resigns, aborts or
-  agrees a draw;
+  :func:`take_back_to` undoes whole turns, :func:`end_game` resigns, aborts,
+  agrees a draw or (:func:`lose_on_time`) ends a game lost on time;
 - :func:`commit` stores the scores, bumps ``version`` and sends the one change
   event (:class:`~dotsboxes.games.events.GameChanged`) after the transaction
   commits.  Nothing else announces a change.
@@ -486,6 +486,29 @@ def resign(game: Game, side: Side) -> None:
     """``side`` gives up: the other side wins."""
     winner = Game.Result.RED if side == Side.BLUE else Game.Result.BLUE
     end_game(game, result=winner, termination=Game.Termination.RESIGNED)
+
+
+def lose_on_time(game: Game) -> Side:
+    """The side to move let its time run out: the other side wins.  Returns the loser.
+
+    Which deadline ran out, and when, is the mode's clock's business (rooms'
+    ``ticker``); the core only ends the game, like a resignation."""
+    loser = Side.of(game.board().turn)
+    winner = Game.Result.RED if loser == Side.BLUE else Game.Result.BLUE
+    end_game(game, result=winner, termination=Game.Termination.TIME)
+    return loser
+
+
+@transaction.atomic
+def game_lose_on_time(*, game: Game | int, version: int | str) -> Game:
+    """End ``game`` as lost on time by the side to move, if it is still at ``version``
+    (the version the caller saw when it found the deadline passed)."""
+    game = locked(game)
+    check_active(game)
+    check_version(game, version)
+    lose_on_time(game)
+    commit(game, "timeout")
+    return game
 
 
 @transaction.atomic
