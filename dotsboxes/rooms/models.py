@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from dotsboxes.games.models import Game, Side
 
 CHAT_MAX_LENGTH = 200
+CORRESPONDENCE_FROM = 86400  # a timer of a day or more per move is a correspondence game
 
 
 class Room(models.Model):
@@ -21,11 +23,17 @@ class Room(models.Model):
         NONE = 0, "No timer"
         SECONDS_30 = 30, "30 seconds a move"
         SECONDS_60 = 60, "60 seconds a move"
+        # Correspondence: days per move; running out loses the game on time.
+        DAYS_1 = 86400, _("1 day a move")
+        DAYS_2 = 2 * 86400, _("2 days a move")
+        DAYS_3 = 3 * 86400, _("3 days a move")
+        DAYS_5 = 5 * 86400, _("5 days a move")
+        DAYS_7 = 7 * 86400, _("7 days a move")
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="room")
     host_side = models.CharField(max_length=4, choices=Side.choices)
     is_public = models.BooleanField(default=True)
-    timer_seconds = models.PositiveSmallIntegerField(choices=Timer.choices, default=Timer.NONE)
+    timer_seconds = models.PositiveIntegerField(choices=Timer.choices, default=Timer.NONE)
     # When the side to move runs out of time (null: no timer, or not started).
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     # Denormalised from the move list so the ticker can find stand-in work in SQL.
@@ -62,6 +70,11 @@ class Room(models.Model):
     def group(self) -> str:
         """The channel-layer group of everyone watching this room."""
         return f"room.{self.game.public_id}"
+
+    @property
+    def is_correspondence(self) -> bool:
+        """Days per move: time out loses the game, and nobody is stood in for."""
+        return self.timer_seconds >= CORRESPONDENCE_FROM
 
     def away_deadline(self, side: str) -> object:
         return self.blue_away_deadline if side == Side.BLUE else self.red_away_deadline

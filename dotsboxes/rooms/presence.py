@@ -102,8 +102,8 @@ def _close(channel_name: str) -> int | None:
 
 
 def _after_leaving(room: Room, sides: set[str]) -> None:
-    if room.game.status != Game.Status.ACTIVE:
-        return
+    if room.game.status != Game.Status.ACTIVE or room.is_correspondence:
+        return  # correspondence players are away most of the time: no stand-in
     changed = []
     for side in sides:
         if room.connections.filter(side=side).exists() or room.away_deadline(side):

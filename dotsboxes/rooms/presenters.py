@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timeuntil
 
+from dotsboxes import clock
 from dotsboxes.games.models import Game, Side
 from dotsboxes.games.presenters import CELL, MARGIN, board_svg
 from dotsboxes.games.turns import TurnSpan, both_have_played, turn_spans
@@ -85,6 +87,14 @@ class RoomView:
         return deadline.isoformat() if deadline and self.active else ""
 
     @property
+    def correspondence_left(self) -> str:
+        """Time left to move in a correspondence game, in words ("" for live timers)."""
+        deadline = self.room.turn_deadline
+        if not (deadline and self.active and self.room.is_correspondence):
+            return ""
+        return timeuntil(deadline, clock.now())
+
+    @property
     def board_html(self) -> SafeString:
         return mark_safe(
             board_markup(self.board, playable=self.active and self.started, last=self._last_turn())
@@ -107,6 +117,8 @@ class RoomView:
                 return f"A tie: {blue}-{red}."
             winner = Side(game.result)
             how = " by resignation" if game.termination == Game.Termination.RESIGNED else ""
+            if game.termination == Game.Termination.TIME:
+                how = " on time"
             return f"{game.name_of(winner)} ({winner.label}) wins{how}, {blue}-{red}."
         if not self.started:
             return "Waiting for an opponent: send them the invite link."

@@ -18,7 +18,9 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from dotsboxes import clock
 from dotsboxes.games import services as games
 from dotsboxes.games.events import Drawn
 from dotsboxes.games.models import Game, Side
@@ -27,7 +29,7 @@ from dotsboxes.games.turns import both_have_played, takeback_start
 from . import push
 from .errors import Conflict, Forbidden, NotFound, RoomError, TooFast
 from .identity import Viewer, seat_of
-from .models import CHAT_MAX_LENGTH, Message, Room
+from .models import CHAT_MAX_LENGTH, CORRESPONDENCE_FROM, Message, Room
 
 OFFER_KINDS = ("draw", "takeback", "rematch")
 OFFER_NAMES = {"draw": "a draw", "takeback": "a take-back", "rematch": "a rematch"}
@@ -99,7 +101,7 @@ def log_line(room: Room, text: str, *, ply: int | None = None) -> None:
 
 def _restart_clock(room: Room, game: Game) -> None:
     if room.timer_seconds and game.status == Game.Status.ACTIVE and _both_seated(game):
-        room.turn_deadline = timezone.now() + timedelta(seconds=room.timer_seconds)
+        room.turn_deadline = clock.now() + timedelta(seconds=room.timer_seconds)
     else:
         room.turn_deadline = None
 
@@ -140,7 +142,11 @@ def room_create(
     if host_side not in Side.values:
         raise RoomError("Choose Blue, Red or random for your side.")
     if timer_seconds not in Room.Timer.values:
-        raise RoomError("Choose no timer, 30 seconds or 60 seconds.")
+        raise RoomError(_("Choose no timer, 30 or 60 seconds, or 1, 2, 3, 5 or 7 days a move."))
+    correspondence = timer_seconds >= CORRESPONDENCE_FROM
+    if correspondence and not viewer.signed_in:
+        # A game that lasts weeks needs an account: the "your turn" list and notices.
+        raise Forbidden(_("Sign in to play correspondence games."))
     if rated and not viewer.signed_in:
         raise Forbidden("Sign in to play rated games.")
     if not viewer.signed_in and not viewer.token:
@@ -194,6 +200,8 @@ def room_join(*, public_id: str, viewer: Viewer) -> tuple[Room, str]:
             raise Conflict("Both seats are taken: you are watching this game.")
         if game.rated and not viewer.signed_in:
             raise Forbidden("This game is rated: sign in to take the seat.")
+        if room.is_correspondence and not viewer.signed_in:
+            raise Forbidden(_("This is a correspondence game: sign in to take the seat."))
         if not viewer.signed_in and not viewer.token:
             raise RoomError("Choose a display name first.")
         side = free[0]

@@ -24,15 +24,25 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
-from django.utils import timezone
+from django.dispatch import Signal
+from django.utils.translation import gettext as _
 
+from dotsboxes import clock
+from dotsboxes.games import services as games
 from dotsboxes.games.computer import think
 from dotsboxes.games.models import Game, Side
 from dotsboxes.rules import Board
 
 from . import presence
-from .models import Room
-from .services import _both_seated, _changed, _locked, draw_for_side_to_move, log_line
+from .models import CORRESPONDENCE_FROM, Room
+from .services import (
+    _both_seated,
+    _changed,
+    _game_over,
+    _locked,
+    draw_for_side_to_move,
+    log_line,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +116,7 @@ def _computer_move(room_id: int, now: datetime) -> str:
         room, game = locked
         if game.version != version or game.status != Game.Status.ACTIVE:
             return ""  # the position moved on while we thought: nothing to do now
-        if timed_out and not (room.turn_deadline and room.turn_deadline <= timezone.now()):
+        if timed_out and not (room.turn_deadline and room.turn_deadline <= clock.now()):
             return ""
         game.keep_board(board, computer)  # the position thought about, at this version
         drawn = draw_for_side_to_move(room, game, edges, by_computer=True)
@@ -125,6 +135,35 @@ def _computer_move(room_id: int, now: datetime) -> str:
     return side
 
 
+def _lose_on_time(room_id: int) -> str:
+    """End a correspondence game whose side to move let its deadline pass.
+
+    Exactly once across processes and restarts: the room and game rows are
+    claimed with ``skip_locked`` (another clock holding them does the work), and
+    the deadline and the game's status are checked again under the lock, so a
+    second clock that gets the rows afterwards finds nothing due.  Returns the
+    side that lost, or ""."""
+    with transaction.atomic():
+        room = Room.objects.filter(pk=room_id).values_list("game__public_id", flat=True).first()
+        found = _locked(room, skip_locked=True) if room else None
+        if found is None:
+            return ""
+        room, game = found
+        due = room.turn_deadline is not None and room.turn_deadline <= clock.now()
+        if not (due and room.is_correspondence and game.status == Game.Status.ACTIVE):
+            return ""
+        loser = games.lose_on_time(game)
+        _game_over(room)
+        winner = Side.RED if loser == Side.BLUE else Side.BLUE
+        log_line(
+            room,
+            _("Time ran out for %(name)s: %(winner)s wins on time.")
+            % {"name": game.name_of(loser), "winner": winner.label},
+        )
+        _changed(room, game, "timeout")
+    return loser.value
+
+
 def computer_turn_edges(board: Board, *, seed: int) -> list[str]:
     """The edges that finish the side to move's whole turn, each thought about in the
     engine's process pool (``games.computer.think``, which falls back to a cheap
@@ -137,6 +176,10 @@ def computer_turn_edges(board: Board, *, seed: int) -> list[str]:
     return drawn
 
 
+#: Sent after every working pass of the clock, with ``now``: periodic work of the
+#: apps above rooms (notifications) hangs on it instead of running its own loop.
+ticked = Signal()
+
 _last_purge = [0.0]
 
 
@@ -148,14 +191,26 @@ def tick(now: datetime | None = None, *, work: bool = True) -> int:
         presence.purge_stale_servers()
     if not work:
         return 0
-    now = now or timezone.now()
+    now = now or clock.now()
     ids = due_rooms(now)
+    correspondence = set(
+        Room.objects.filter(pk__in=ids, timer_seconds__gte=CORRESPONDENCE_FROM).values_list(
+            "pk", flat=True
+        )
+    )
     for room_id in ids:
         try:
+            if room_id in correspondence:
+                _lose_on_time(room_id)  # never played by the computer
+                continue
             _start_standins(room_id, now)
             _computer_move(room_id, now)
         except Exception:
             logger.exception("room clock failed for room %s", room_id)
+    try:
+        ticked.send(sender=tick, now=now)
+    except Exception:
+        logger.exception("a listener of the room clock failed")
     return len(ids)
 
 
