@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "dotsboxes.guide",
     "dotsboxes.accounts",
     "dotsboxes.reports",
+    "dotsboxes.notifications",
 ]
 
 MIDDLEWARE = [
@@ -85,6 +86,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "dotsboxes.notifications.context.header_counts",
             ],
         },
     },
@@ -180,6 +182,25 @@ ROOMS_AWAY_SECONDS = float(os.environ.get("ROOMS_AWAY_SECONDS") or 60)
 ROOMS_COMPUTER_LEVEL = "casual"  # a modest level for timed-out turns and stand-ins
 ROOMS_CHAT_BURST = 5  # chat lines per player per window
 ROOMS_CHAT_WINDOW_SECONDS = 10
+
+# -- notifications (correspondence games) -----------------------------------------
+# Django's email framework: the console backend unless an SMTP host is configured.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "dotsboxes <noreply@localhost>")
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
+NOTIFY_MAIL_EVERY = 3600  # seconds: at most one notification mail per player per hour
+# Tests only: a file holding seconds added to dotsboxes.clock.now().
+CLOCK_OFFSET_FILE = os.environ.get("CLOCK_OFFSET_FILE", "")
 
 # -- sessions, auth ---------------------------------------------------------------
 # Database sessions (pooled connections).  Not cached_db on Redis: Django's cache

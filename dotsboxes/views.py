@@ -7,10 +7,16 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from dotsboxes import clock
+from dotsboxes.notifications import services as notifications
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "pages/home.html")
+    context = {}
+    if request.user.is_authenticated:
+        context = {"turns": notifications.your_turn(request.user.pk), "now": clock.now()}
+    return render(request, "pages/home.html", context)
 
 
 @require_GET

@@ -1,0 +1,114 @@
+"""Your turn, notices and their mail for correspondence games."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.test import Client
+
+from dotsboxes import clock
+from dotsboxes.notifications import services
+from dotsboxes.notifications.models import Notification, Preferences
+from dotsboxes.rooms import ticker
+from dotsboxes.rooms.models import Room
+from tests.rooms.conftest import act, join, open_room
+
+DAY = timedelta(days=1)
+
+
+@pytest.fixture(autouse=True)
+def _movable_clock(settings, tmp_path):
+    settings.CLOCK_OFFSET_FILE = str(tmp_path / "clock-offset")
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+def player(name: str) -> tuple[Client, object]:
+    user = get_user_model().objects.create_user(name, email=f"{name}@example.com")
+    client = Client()
+    client.force_login(user)
+    return client, user
+
+
+@pytest.fixture
+def two(db, django_capture_on_commit_callbacks):
+    alice, alice_user = player("alice")
+    bob, bob_user = player("bob")
+    with django_capture_on_commit_callbacks(execute=True):
+        room = open_room(alice, timer=3 * 86400, width=3, height=3)
+        join(bob, room)
+    return Room.objects.select_related("game").get(pk=room.pk), alice, alice_user, bob, bob_user
+
+
+def test_your_turn_lists_the_games_where_the_player_is_to_move(
+    two, django_capture_on_commit_callbacks
+):
+    room, alice, alice_user, bob, bob_user = two
+    assert [t.room.pk for t in services.your_turn(alice_user.pk)] == [room.pk]
+    assert services.your_turn(bob_user.pk) == []
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, room, "move", edge="a1-b1")
+    assert services.your_turn(alice_user.pk) == []
+    (turn,) = services.your_turn(bob_user.pk)
+    assert turn.opponent == "alice" and 3 * DAY - timedelta(seconds=5) < turn.left <= 3 * DAY
+    home = bob.get("/").content.decode().replace("\xa0", " ")
+    assert "against alice" in home and "2 days, 23 hours left" in home
+    assert 'data-testid="your-turn-count">1<' in home
+    assert 'data-testid="your-turn-count">0<' in alice.get("/").content.decode()
+
+
+def test_a_turn_notice_is_raised_once_per_position_and_not_for_a_box_and_move_again(
+    two, django_capture_on_commit_callbacks
+):
+    room, alice, alice_user, bob, bob_user = two
+    assert Notification.objects.filter(user=alice_user, kind="turn").count() == 1  # seated
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, room, "move", edge="a1-b1")
+    assert Notification.objects.filter(user=bob_user, kind="turn").count() == 1
+    page = bob.get("/notifications/").content.decode()
+    assert "Your turn: alice vs bob" in page
+    bob.post("/notifications/read")
+    assert not Notification.objects.filter(user=bob_user, read_at__isnull=True).exists()
+
+
+def test_a_notice_a_day_before_the_deadline_from_the_clock_once(two):
+    _room, _alice, alice_user, _bob, _bob_user = two
+    ticker.tick()
+    assert not Notification.objects.filter(kind="deadline").exists()
+    clock.advance(2 * DAY + timedelta(hours=1))
+    ticker.tick()
+    ticker.tick()
+    (notice,) = Notification.objects.filter(kind="deadline")
+    assert notice.user == alice_user
+
+
+def test_mail_only_when_opted_in_and_at_most_one_an_hour(two, django_capture_on_commit_callbacks):
+    room, alice, _alice_user, bob, bob_user = two
+    ticker.tick()
+    assert mail.outbox == []  # nobody opted in
+    response = bob.post("/notifications/", {"email": "on"})
+    assert response.status_code == 302 and Preferences.objects.get(user=bob_user).email
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, room, "move", edge="a1-b1")
+    ticker.tick()
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["bob@example.com"]
+    assert "Your turn: alice vs bob" in mail.outbox[0].body
+    assert room.game.public_id in mail.outbox[0].body
+    with django_capture_on_commit_callbacks(execute=True):
+        act(bob, room, "move", edge="a3-b3")
+        act(alice, room, "move", edge="b3-c3")
+    ticker.tick()
+    assert len(mail.outbox) == 1  # within the hour: batched
+    clock.advance(timedelta(minutes=61))
+    ticker.tick()
+    assert len(mail.outbox) == 2
+    ticker.tick()
+    assert len(mail.outbox) == 2  # nothing new to say
+
+
+def test_the_notifications_page_needs_sign_in(client, db):
+    response = client.get("/notifications/")
+    assert response.status_code == 302 and "/accounts/login" in response["Location"]
+    assert client.post("/notifications/read").status_code == 302
