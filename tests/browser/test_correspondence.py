@@ -1,0 +1,96 @@
+"""A correspondence game in Chromium across a simulated day: the site's clock is moved
+forward through its own time source (``CLOCK_OFFSET_FILE``), never by sleeping."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from dotsboxes import clock
+from tests.browser.conftest import ARTIFACTS
+from tests.rooms.live import daphne_servers, server_env, worker_ports
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PASSWORD = "a long enough passphrase 42"
+
+
+@pytest.fixture
+def site(django_db_setup, django_db_blocker, tmp_path, settings):
+    offset = tmp_path / "clock-offset"
+    settings.CLOCK_OFFSET_FILE = str(offset)  # clock.advance() here moves the server's clock
+    with django_db_blocker.unblock():
+        env = server_env(tmp_path, ROOMS_TICK_SECONDS="0.2", CLOCK_OFFSET_FILE=str(offset))
+    with daphne_servers(env, worker_ports(1)[:1]) as (url,):
+        yield url
+
+
+def sign_up(page: Page, site: str, name: str) -> None:
+    page.goto(site + "/accounts/signup/")
+    page.get_by_label("Username").fill(name)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password again").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"correspondence-{name}.png"), full_page=True)
+
+
+def test_a_correspondence_game_across_a_simulated_day(site, browser):
+    alice = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    bob = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    sign_up(alice, site, "alice")
+    sign_up(bob, site, "bob")
+
+    alice.goto(site + "/rooms/")
+    alice.get_by_label("Blue (moves first)").check()
+    alice.get_by_label("Width (boxes)").select_option("3")
+    alice.get_by_label("Height (boxes)").select_option("3")
+    alice.get_by_label("Turn timer").select_option(label="1 day a move")
+    alice.get_by_label("Rated game").check()
+    alice.get_by_role("button", name="Open the room").click()
+    link = alice.get_by_label("Invite link").input_value()
+    bob.goto(link)
+    bob.get_by_role("button", name="Play this game").click()
+    expect(bob.locator("#room")).to_have_attribute("data-me", "red")
+
+    # Alice is to move: her header counts one game, her home page says how long she has.
+    alice.goto(site + "/")
+    expect(alice.get_by_test_id("your-turn-count")).to_have_text("1")
+    expect(alice.locator(".turn-list li")).to_contain_text(
+        re.compile(r"against bob.*23\s+hours", re.S)
+    )
+    alice.goto(link)
+    alice.locator(".edge-target[data-edge='a1-b1']").click()
+    expect(alice.locator(".seat-red .clock")).to_contain_text("left to move")
+
+    # Bob's turn now, with a notice; the site's clock moves 20 hours on.
+    bob.goto(site + "/")
+    expect(bob.get_by_test_id("your-turn-count")).to_have_text("1")
+    clock.advance(timedelta(hours=20))
+    bob.reload()
+    expect(bob.locator(".turn-list li")).to_contain_text(re.compile(r"3\s+hours.*left", re.S))
+    # The room clock raises the day-before notice on its next pass (every 0.2 s).
+    bob.goto(site + "/notifications/")
+    expect(bob.locator(".notices")).to_contain_text("Less than a day left to move: alice vs bob")
+    expect(bob.locator(".notices")).to_contain_text("Your turn: alice vs bob")
+    shot(bob, "your-turn-1280")
+    bob.set_viewport_size({"width": 375, "height": 800})
+    bob.goto(site + "/")
+    shot(bob, "home-your-turn-375")
+    bob.goto(site + "/notifications/")
+    shot(bob, "your-turn-375")
+
+    # Four more hours: Bob's day is over; he loses on time, nothing is drawn for him.
+    clock.advance(timedelta(hours=4))
+    alice.goto(link)
+    expect(alice.locator("#room")).to_contain_text("wins on time", timeout=10_000)
+    expect(alice.locator(".edge-target")).to_have_count(0)
+    shot(alice, "lost-on-time-1280")
+    bob.goto(site + "/")
+    expect(bob.get_by_test_id("your-turn-count")).to_have_text("0")
