@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 class Notification(models.Model):
     class Kind(models.TextChoices):
         TURN = "turn", _("Your turn")
-        DEADLINE = "deadline", _("Less than a day left")
+        DEADLINE = "deadline", _("Time running out")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -6,7 +6,8 @@
   correspondence game passes the move to a signed-in player: one insert, after
   commit, in the request that made the move (cheap, never blocks on mail).
 - A receiver of the room clock's ``ticked`` signal does the periodic work
-  outside requests: a notice a day before a deadline, and the mail.  Mail is
+  outside requests: a notice a day before a deadline (6 hours before, at one
+  day a move), and the mail.  Mail is
   batched per player: at most one message an hour (``NOTIFY_MAIL_EVERY``),
   listing every notice not yet mailed.  Sending runs in the clock's thread, so
   a slow SMTP server delays the clock's next pass, never a page.
@@ -123,18 +124,33 @@ def _on_change(sender: object, *, change, **kwargs: object) -> None:
         _notify(user_id, game.pk, Notification.Kind.TURN, change.version)
 
 
+def warn_before(timer_seconds: int) -> timedelta:
+    """When to warn: a day before the deadline, or with a quarter of the time left
+    when a move has only a day (else the warning would come with the turn)."""
+    per_move = timedelta(seconds=timer_seconds)
+    return WARN_BEFORE if per_move > WARN_BEFORE else per_move / 4
+
+
 def warn_deadlines(now: datetime) -> int:
-    """A notice for each correspondence game whose side to move has less than a day left."""
+    """A notice for each correspondence game whose side to move is running out of time."""
     rooms = Room.objects.filter(
         game__status=Game.Status.ACTIVE,
         timer_seconds__gte=CORRESPONDENCE_FROM,
         turn_deadline__gt=now,
         turn_deadline__lte=now + WARN_BEFORE,
-    ).values_list("game_id", "game__version", "to_move", "game__blue_user_id", "game__red_user_id")
+    ).values_list(
+        "game_id",
+        "game__version",
+        "to_move",
+        "game__blue_user_id",
+        "game__red_user_id",
+        "timer_seconds",
+        "turn_deadline",
+    )
     raised = 0
-    for game_id, version, to_move, blue, red in rooms:
+    for game_id, version, to_move, blue, red, timer, deadline in rooms:
         user_id = blue if to_move == Side.BLUE else red
-        if user_id is not None:
+        if user_id is not None and deadline - now <= warn_before(timer):
             raised += _notify(user_id, game_id, Notification.Kind.DEADLINE, version)
     return raised
 

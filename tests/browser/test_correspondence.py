@@ -75,9 +75,10 @@ def test_a_correspondence_game_across_a_simulated_day(site, browser):
     clock.advance(timedelta(hours=20))
     bob.reload()
     expect(bob.locator(".turn-list li")).to_contain_text(re.compile(r"3\s+hours.*left", re.S))
-    # The room clock raises the day-before notice on its next pass (every 0.2 s).
+    # At one day a move the warning comes with 6 hours left: the room clock raises it
+    # on its next pass (every 0.2 s).
     bob.goto(site + "/notifications/")
-    expect(bob.locator(".notices")).to_contain_text("Less than a day left to move: alice vs bob")
+    expect(bob.locator(".notices")).to_contain_text("Time to move is running out: alice vs bob")
     expect(bob.locator(".notices")).to_contain_text("Your turn: alice vs bob")
     shot(bob, "your-turn-1280")
     bob.set_viewport_size({"width": 375, "height": 800})

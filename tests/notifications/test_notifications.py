@@ -112,3 +112,17 @@ def test_the_notifications_page_needs_sign_in(client, db):
     response = client.get("/notifications/")
     assert response.status_code == 302 and "/accounts/login" in response["Location"]
     assert client.post("/notifications/read").status_code == 302
+
+
+def test_at_one_day_a_move_the_warning_waits_until_six_hours_are_left(db):
+    alice, alice_user = player("alice")
+    bob, _bob_user = player("bob")
+    join(bob, open_room(alice, timer=86400, width=2, height=2))
+    ticker.tick()
+    assert not Notification.objects.filter(kind="deadline").exists()  # not with the turn
+    clock.advance(timedelta(hours=17))
+    ticker.tick()
+    assert not Notification.objects.filter(kind="deadline").exists()
+    clock.advance(timedelta(hours=1, minutes=1))
+    ticker.tick()
+    assert Notification.objects.filter(kind="deadline", user=alice_user).count() == 1
