@@ -199,6 +199,8 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "dotsboxes <noreply@localhost>")
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 NOTIFY_MAIL_EVERY = 3600  # seconds: at most one notification mail per player per hour
+# How often the room clock's pass looks for deadlines to warn about and mail to send.
+NOTIFY_EVERY_SECONDS = float(os.environ.get("NOTIFY_EVERY_SECONDS") or 30)
 # Tests only: a file holding seconds added to dotsboxes.clock.now().
 CLOCK_OFFSET_FILE = os.environ.get("CLOCK_OFFSET_FILE", "")
 

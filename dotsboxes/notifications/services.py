@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -23,7 +24,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -81,8 +82,6 @@ def your_turn_count(user_id: int) -> int:
 
 def your_turn(user_id: int) -> list[TurnGame]:
     """The player's games where they are to move, the most urgent first."""
-    from django.db.models import F
-
     rooms = _your_turn_rooms(user_id).select_related("game")
     rooms = rooms.order_by(F("turn_deadline").asc(nulls_last=True), "-game__updated_at")
     now = clock.now()
@@ -192,7 +191,16 @@ def site_url() -> str:
     return str(getattr(settings, "SITE_URL", "http://localhost:8000")).rstrip("/")
 
 
+_last_pass = [float("-inf")]
+
+
 @receiver(ticked, dispatch_uid="notifications.tick")
 def _on_tick(sender: object, *, now: datetime, **kwargs: object) -> None:
+    # The clock ticks twice a second; deadlines in days and mail by the hour need
+    # a look every NOTIFY_EVERY_SECONDS (30 s) only.
+    every = float(getattr(settings, "NOTIFY_EVERY_SECONDS", 30))
+    if time.monotonic() - _last_pass[0] < every:
+        return
+    _last_pass[0] = time.monotonic()
     warn_deadlines(now)
     send_mail_due(now)

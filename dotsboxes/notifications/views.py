@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from dotsboxes import clock
@@ -15,16 +16,34 @@ from .models import Notification, Preferences
 
 
 class PreferencesForm(forms.ModelForm):
+    """The email setting and the address it goes to (kept on the account)."""
+
+    address = forms.EmailField(label=_("Email address"), required=False)
+
     class Meta:
         model = Preferences
         fields = ["email"]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("email") and not data.get("address"):
+            self.add_error("address", _("Give an email address to get mail."))
+        return data
+
+    def save(self, commit: bool = True) -> Preferences:
+        user = self.instance.user
+        user.email = self.cleaned_data.get("address", "")
+        user.save(update_fields=["email"])
+        return super().save(commit=commit)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def notifications(request: HttpRequest) -> HttpResponse:
     prefs, _created = Preferences.objects.get_or_create(user=request.user)
-    form = PreferencesForm(request.POST or None, instance=prefs)
+    form = PreferencesForm(
+        request.POST or None, instance=prefs, initial={"address": request.user.email}
+    )
     if request.method == "POST" and form.is_valid():
         form.save()
         return redirect("notifications:list")
@@ -33,10 +52,10 @@ def notifications(request: HttpRequest) -> HttpResponse:
         "notices": notices,
         "turns": services.your_turn(request.user.pk),
         "form": form,
-        "has_email": bool(request.user.email),
         "now": clock.now(),
     }
-    return render(request, "notifications/list.html", context)
+    status = 400 if form.errors else 200
+    return render(request, "notifications/list.html", context, status=status)
 
 
 @login_required

@@ -22,7 +22,12 @@ def site(django_db_setup, django_db_blocker, tmp_path, settings):
     offset = tmp_path / "clock-offset"
     settings.CLOCK_OFFSET_FILE = str(offset)  # clock.advance() here moves the server's clock
     with django_db_blocker.unblock():
-        env = server_env(tmp_path, ROOMS_TICK_SECONDS="0.2", CLOCK_OFFSET_FILE=str(offset))
+        env = server_env(
+            tmp_path,
+            ROOMS_TICK_SECONDS="0.2",
+            NOTIFY_EVERY_SECONDS="0",
+            CLOCK_OFFSET_FILE=str(offset),
+        )
     with daphne_servers(env, worker_ports(1)[:1]) as (url,):
         yield url
 

@@ -23,6 +23,7 @@ DAY = timedelta(days=1)
 def _movable_clock(settings, tmp_path):
     settings.CLOCK_OFFSET_FILE = str(tmp_path / "clock-offset")
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.NOTIFY_EVERY_SECONDS = 0  # every clock pass looks (tests drive the clock)
 
 
 def player(name: str) -> tuple[Client, object]:
@@ -88,7 +89,7 @@ def test_mail_only_when_opted_in_and_at_most_one_an_hour(two, django_capture_on_
     room, alice, _alice_user, bob, bob_user = two
     ticker.tick()
     assert mail.outbox == []  # nobody opted in
-    response = bob.post("/notifications/", {"email": "on"})
+    response = bob.post("/notifications/", {"email": "on", "address": "bob@example.com"})
     assert response.status_code == 302 and Preferences.objects.get(user=bob_user).email
     with django_capture_on_commit_callbacks(execute=True):
         act(alice, room, "move", edge="a1-b1")
@@ -126,3 +127,14 @@ def test_at_one_day_a_move_the_warning_waits_until_six_hours_are_left(db):
     clock.advance(timedelta(hours=1, minutes=1))
     ticker.tick()
     assert Notification.objects.filter(kind="deadline", user=alice_user).count() == 1
+
+
+def test_opting_in_needs_an_address_and_keeps_it_on_the_account(db):
+    bob, bob_user = player("bob")
+    response = bob.post("/notifications/", {"email": "on", "address": ""})
+    assert response.status_code == 400
+    assert "Give an email address to get mail." in response.content.decode()
+    assert not Preferences.objects.get(user=bob_user).email
+    assert bob.post("/notifications/", {"email": "on", "address": "b@x.org"}).status_code == 302
+    bob_user.refresh_from_db()
+    assert bob_user.email == "b@x.org" and Preferences.objects.get(user=bob_user).email
