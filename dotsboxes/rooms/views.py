@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from dotsboxes.text import control_character_message, first_control_character
+
 from . import services
 from .errors import RoomError, StaleVersion
 from .forms import CreateRoomForm, JoinForm
@@ -222,6 +224,10 @@ def swap(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def chat(request: HttpRequest, public_id: str) -> HttpResponse:
     text = request.POST.get("preset") or request.POST.get("text", "")
+    char = first_control_character(text)
+    if char is not None:
+        room = Room.objects.filter(game__public_id=public_id).first()
+        return _refused(request, room, RoomError(control_character_message(char)))
     return _act(
         request,
         public_id,
