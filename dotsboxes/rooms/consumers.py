@@ -30,7 +30,27 @@ def _db(fn):  # ORM work off the event loop, in parallel threads (not Channels' 
 
 
 class PushOnlyConsumer(AsyncWebsocketConsumer):
-    """Shared refusal of client frames."""
+    """Shared refusal of client frames, and no push once the socket is closing.
+
+    A push can arrive between our ``close`` (or the client's) and the disconnect
+    that takes the socket out of its group; sending it then is a protocol error
+    the server reports ("Unexpected ASGI message 'websocket.send', after sending
+    'websocket.close'"), so it is dropped: the socket is going away anyway."""
+
+    closed = False
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        if not self.closed:
+            self.closed = True
+            await super().close(code=code, reason=reason)
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        self.closed = True
+        await super().websocket_disconnect(message)
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        if not self.closed:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
@@ -94,6 +114,13 @@ class LobbyConsumer(PushOnlyConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Any other WebSocket path: refused at the handshake (Channels' router raised, a 500)."""
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_NO_ROOM)
 
 
 _pending: dict[int, asyncio.TimerHandle] = {}
