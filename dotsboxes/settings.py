@@ -92,6 +92,15 @@ TEMPLATES = [
 ]
 
 # -- database -----------------------------------------------------------------
+# SQLite, however it is chosen (no DATABASE_URL, or DATABASE_URL=sqlite:///...):
+# WAL lets readers and one writer work at once; IMMEDIATE takes the write lock at
+# BEGIN so two writers queue (for up to the timeout) instead of one failing at once
+# with "database is locked" when both try to upgrade a read lock.
+SQLITE_OPTIONS = {
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+}
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # No persistent connections: under ASGI every request runs in a thread of its
@@ -111,18 +120,17 @@ if DATABASE_URL:
             "max_size": env_int("DATABASE_POOL_MAX_SIZE", 10),
             "timeout": 20,
         }
+    elif DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        DATABASES["default"]["OPTIONS"] = {
+            **SQLITE_OPTIONS,
+            **DATABASES["default"].get("OPTIONS", {}),
+        }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH") or BASE_DIR / "db.sqlite3",
-            "OPTIONS": {
-                # WAL lets readers and one writer work at once; IMMEDIATE takes the
-                # write lock at BEGIN so two writers queue instead of deadlocking.
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-            },
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
