@@ -9,6 +9,7 @@ Production sets ``DEBUG=0``, ``SECRET_KEY``, ``ALLOWED_HOSTS``,
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -57,6 +58,7 @@ INSTALLED_APPS = [
     "dotsboxes.guide",
     "dotsboxes.accounts",
     "dotsboxes.reports",
+    "axes",  # sign-in lock-outs after repeated failures
 ]
 
 MIDDLEWARE = [
@@ -70,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "dotsboxes.urls"
@@ -196,6 +199,27 @@ ROOMS_CHAT_WINDOW_SECONDS = 10
 # connection, which cost more than the session query it saved.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # anonymous players keep their games for a year
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses sign-ins while locked out
+    "django.contrib.auth.backends.ModelBackend",
+]
+# django-axes: after AXES_FAILURE_LIMIT failed sign-ins for one name, or from one
+# address, further tries are refused for the cool-off (counted from the last try).
+# Names that belong to no account are counted the same way, so a lock-out never
+# tells which names exist.  Staff lift lock-outs in the admin (Access attempts).
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "dotsboxes.accounts.lockout.locked_out"
+AXES_VERBOSE = False
+
+# Rate limits (dotsboxes/throttle.py): scope -> (per person, per address), each
+# "<count>/<period>" with s, m, h or d.  Unset scopes take throttle.DEFAULT_RATES.
+RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
+RATE_LIMITS: dict[str, tuple[str, str]] = {}
+
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -242,4 +266,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # django-axes logs every sign-in at INFO; lock-outs are warnings.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

@@ -14,6 +14,8 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from dotsboxes import throttle
+
 from . import presence, push
 from .identity import viewer_from_scope
 from .push import LOBBY_GROUP
@@ -23,6 +25,7 @@ MAX_FRAME = 16 * 1024
 CLOSE_UNSUPPORTED = 1003
 CLOSE_TOO_BIG = 1009
 CLOSE_NO_ROOM = 4404
+CLOSE_TOO_MANY = 4429  # too many handshakes from this browser or address: wait, then reload
 
 
 def _db(fn):  # ORM work off the event loop, in parallel threads (not Channels' single one)
@@ -38,6 +41,15 @@ class PushOnlyConsumer(AsyncWebsocketConsumer):
     'websocket.close'"), so it is dropped: the socket is going away anyway."""
 
     closed = False
+
+    async def websocket_connect(self, message: dict) -> None:
+        # A flood of handshakes (each one a presence row and a push) is refused
+        # before any of that work; pages reconnect with a back-off, far below this.
+        wait = await _db(throttle.hit)("socket", *throttle.scope_keys(self.scope))
+        if wait:
+            await self.close(code=CLOSE_TOO_MANY, reason=throttle.message(wait))
+            return
+        await super().websocket_connect(message)
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         if not self.closed:
