@@ -151,3 +151,20 @@ async def test_a_handshake_flood_is_closed_with_4429(rate_limits):
             await ws.disconnect()
     assert codes[:5] == ["open"] * 5
     assert codes[5:] == [4429] * 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_starting_game_reviews_is_limited_but_polling_one_is_not(rate_limits):
+    from tests.guide.test_from_game import finished_game
+
+    rate_limits.RATE_LIMITS = {
+        "analysis": ("2/10m", "2/10m")
+    }  # a visitor without a session: by address
+    client = Client()
+    first, second, third = (finished_game() for _ in range(3))
+    url = lambda game: reverse("guide:from_game", args=[game.public_id])  # noqa: E731
+    for _ in range(5):  # the pending page reloads itself: one review, counted once
+        assert client.get(url(first)).status_code == 200
+    assert client.get(url(second)).status_code == 200
+    refused = client.get(url(third))
+    assert refused.status_code == 429 and "Please wait" in refused.content.decode()
