@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "dotsboxes.guide",
     "dotsboxes.accounts",
     "dotsboxes.reports",
+    "dotsboxes.leases",
     "axes",  # sign-in lock-outs after repeated failures
 ]
 
