@@ -16,7 +16,7 @@ from django.conf import settings
 
 from dotsboxes import throttle
 
-from . import presence, push
+from . import presence, push, watchdog
 from .identity import viewer_from_scope
 from .push import LOBBY_GROUP
 
@@ -103,13 +103,19 @@ class RoomConsumer(PushOnlyConsumer):
             return
         self.registered = True
         await self.accept()
+        watchdog.register(self)
         schedule_presence_push(found[0])
         # Tell the page the current version at once, so it re-fetches if it missed anything
         # between rendering and subscribing.
         version = await _db(_version)(self.public_id)
         await self.send(text_data=_hello(version))
 
+    async def resync(self) -> None:
+        """Tell the page the room's current version (after pushes may have been lost)."""
+        await self.send(text_data=_hello(await _db(_version)(self.public_id)))
+
     async def disconnect(self, code: int) -> None:
+        watchdog.unregister(self)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "registered", False):
             room_id = await _db(presence.connection_close)(channel_name=self.channel_name)
@@ -120,11 +126,19 @@ class RoomConsumer(PushOnlyConsumer):
 class LobbyConsumer(PushOnlyConsumer):
     """The lobby's lists of open rooms and live games."""
 
+    group = LOBBY_GROUP
+
     async def connect(self) -> None:
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
+        watchdog.register(self)
+
+    async def resync(self) -> None:
+        """Send the lists as they are now (after pushes may have been lost)."""
+        await self.send(text_data=await _db(push.render_lobby)())
 
     async def disconnect(self, code: int) -> None:
+        watchdog.unregister(self)
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -9,6 +12,8 @@ from django.urls import reverse
 from dotsboxes.games.models import Game
 from dotsboxes.leases import acquire, release
 from tests.games.conftest import wait_for
+from tests.rooms.conftest import act, join, open_room
+from tests.rooms.test_consumers import call, next_kind, own_loop, socket, version_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,3 +58,49 @@ def test_moves_against_the_computer_never_fail_while_redis_is_down(settings, own
     wait = reverse("games:wait", args=[game.public_id])
     poll = client.get(wait, {"version": 0}, headers={"HX-Request": "true"})
     assert poll.status_code == 200
+
+
+@pytest.fixture
+def pubsub_layer(settings, own_redis):
+    from channels.layers import channel_layers
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": own_redis.url, "socket_timeout": 30}]},
+        }
+    }
+    settings.ROOMS_LAYER_PROBE_SECONDS = 0.5
+    channel_layers.backends.clear()
+    yield own_redis
+    channel_layers.backends.clear()
+
+
+@own_loop
+async def test_a_page_that_missed_pushes_during_an_outage_is_told_to_resync(pubsub_layer):
+    alice, bob = Client(), Client()
+    room = await call(open_room, alice)
+    await call(join, bob, room)
+    ws = socket(None, room)
+    connected, _ = await ws.connect()
+    assert connected
+    try:
+        start = version_of(await ws.receive_from(timeout=5))[0]
+        pubsub_layer.stop()
+        await asyncio.sleep(1.5)  # the probes notice
+        assert (await call(act, alice, room, "move", edge="a1-b1")).status_code == 200
+        pubsub_layer.start()
+        back = time.monotonic()
+        # Within 10 s of Redis's return the page hears the version it missed.
+        while True:
+            html = await ws.receive_from(timeout=max(0.1, 10 - (time.monotonic() - back)))
+            version, kind = version_of(html)
+            if version >= start + 1:
+                break
+        assert kind == "hello" and time.monotonic() - back < 10
+        # And pushes flow again: Bob's move arrives as a push.
+        assert (await call(act, bob, room, "move", edge="a3-b3")).status_code == 200
+        html = await next_kind(ws, "game", timeout=5)
+        assert version_of(html)[0] == start + 2
+    finally:
+        await ws.disconnect()
