@@ -16,7 +16,7 @@ import asyncio
 import logging
 import weakref
 
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from django.conf import settings
 
 logger = logging.getLogger(__name__)
@@ -33,8 +33,11 @@ def register(consumer: object) -> None:
     """Remember an open socket (a consumer with ``group`` and ``resync()``); start watching."""
     _sockets.add(consumer)
     layer = get_channel_layer()
-    if layer is None or isinstance(layer, InMemoryChannelLayer):
-        return  # one process, nothing to lose
+    if not hasattr(layer, "_shards") or not hasattr(layer, "_get_group_channel_name"):
+        # Only the pub/sub layer (the default with REDIS_URL) is watched: the
+        # in-memory layer lives in the process, and channels-redis's list layer
+        # shares one blocking read per process, which a timed-out probe would cancel.
+        return
     loop = asyncio.get_running_loop()
     task = _tasks.get(loop)
     if task is None or task.done():
