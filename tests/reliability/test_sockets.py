@@ -40,7 +40,10 @@ async def test_a_push_arriving_after_the_socket_closed_is_dropped(room_of_two):
 
 
 @own_loop
-@pytest.mark.parametrize("path", ["/ws/x/", "/ws/rooms/%00/", "/ws/rooms/a/b/c/", "/", "/ws/"])
+@pytest.mark.parametrize(
+    "path",
+    ["/ws/x/", "/ws/rooms/%00/", "/ws/rooms/a/b/c/", "/", "/ws/", "/ws/rooms/" + "a" * 300 + "/"],
+)
 async def test_a_handshake_to_an_unknown_path_is_refused_cleanly(path):
     ws = WebsocketCommunicator(application, path, headers=HEADERS)
     connected, code = await ws.connect(timeout=5)
