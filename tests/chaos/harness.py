@@ -21,7 +21,12 @@ from tests.reliability.redis_server import RedisServer  # noqa: F401 (for the sc
 
 ROOT = Path(__file__).resolve().parents[2]
 PORT_BASE = int(os.environ.get("TEST_PORT_BASE", "8520")) + 85  # past the 8 xdist workers x 10
-PG_SERVER = os.environ.get("CHAOS_PG", "postgres://postgres@127.0.0.1:5432")
+_DATABASE_URL = os.environ.get("DATABASE_URL", "")
+PG_SERVER = os.environ.get("CHAOS_PG") or (
+    _DATABASE_URL.rsplit("/", 1)[0]
+    if _DATABASE_URL.startswith("postgres")
+    else "postgres://postgres@127.0.0.1:5432"
+)
 
 
 def port_free(port: int) -> bool:

@@ -145,8 +145,8 @@ async def scenario(bases: list[str], redis: RedisServer, down: float) -> dict:
     }
 
 
-def run(*, down: float, database: str, port: int = PORT_BASE) -> dict:
-    redis = RedisServer().start()
+def run(*, down: float, database: str, port: int = PORT_BASE, redis_port: int = 6391) -> dict:
+    redis = RedisServer(redis_port).start()
     try:
         with tempfile.TemporaryDirectory() as name:
             tmp = Path(name)

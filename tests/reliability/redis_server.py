@@ -5,6 +5,7 @@ Never the shared Redis on 6379: other people's tests use it.
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -12,7 +13,9 @@ import time
 
 import pytest
 
-OUTAGE_PORT = 6391
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:]
+#: This xdist worker's port (6391, 6393, ...); the chaos suite's short runs take the next one.
+OUTAGE_PORT = 6391 + 2 * (int(_worker) if _worker.isdigit() else 0)
 
 
 def _answers(port: int) -> bool:
