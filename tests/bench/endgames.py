@@ -1,0 +1,252 @@
+"""The 5 x 5 endgame suite: master against exact values at 1, 2, 4 and 10 s.
+
+Not a pytest module.  Run from the repository root, under ``nice -n 10``::
+
+    python tests/bench/endgames.py generate [--games 120]   # writes data/endgames.json
+    python tests/bench/endgames.py crosscheck [--count 50]  # plain alpha-beta agrees?
+    python tests/bench/endgames.py run [--budgets 1,2,4,10] [--limit N]
+
+``generate`` plays seeded games between different levels (casual, club,
+expert, master, each pairing both ways round) and keeps positions with 28 to
+40 undrawn edges, at most two a game, then values each exactly with the solver
+at a generous budget (a large table) and every move's value too, so that
+"boxes lost" is the best value less the chosen move's.  Positions the solver
+cannot settle in ``--solve-seconds`` are dropped and counted.  The file keeps
+each position's key, its value, every move's value, the solver's nodes and
+seconds, and the safe edges and undrawn edges (the measurements behind
+the master's solver schedule).
+
+``crosscheck`` values the positions with the fewest undrawn edges again with
+:func:`plain_value`, an alpha-beta over every legal move with a table on the
+drawn edges and none of the solver's chain theory, and prints any
+disagreement.
+
+``run`` plays master's move in every position at each budget (fresh table,
+hard stop on, as the product runs) and prints, per budget: % optimal, boxes
+lost per position, seconds used (median, p95), % optimal among the positions
+the solver settled within that budget, and every position where more time
+gave a worse move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import itertools
+
+from dotsboxes.engine import players, solver
+from dotsboxes.rules import Board, Player
+
+DATA = Path(__file__).resolve().parent / "data" / "endgames.json"
+PAIRINGS = [("casual", "club"), ("club", "expert"), ("expert", "master"), ("club", "master")]
+# Fast budgets for the game generation: positions, not strong play, are wanted.
+GEN_BUDGET = {"casual": 0.05, "club": 0.05, "expert": 0.1, "master": 0.2}
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def safe_edges(board: Board) -> int:
+    return sum(1 for e in board.legal_moves if all(board.sides(b) < 2 for b in board.edge_boxes(e)))
+
+
+def candidates(games: int) -> list[tuple[str, str, int]]:
+    """(position key, pairing, game) from seeded games, at most two a game."""
+    found = []
+    for n in range(games):
+        a, b = PAIRINGS[n % len(PAIRINGS)]
+        if n // len(PAIRINGS) % 2:
+            a, b = b, a
+        rng = random.Random(f"endgames:{n}")
+        wanted = {rng.randint(28, 34), rng.randint(35, 40)}
+        board = Board(5, 5)
+        while not board.is_over():
+            undrawn = len(board.legal_moves)
+            if undrawn in wanted:
+                wanted.discard(undrawn)
+                found.append((board.key(), f"{a}-{b}", n))
+            level = a if board.turn is Player.BLUE else b
+            edge = players.choose(
+                board, level=level, budget=GEN_BUDGET[level], seed=n, hard_stop=False
+            )
+            board.play(edge)
+    return found
+
+
+def generate(args: argparse.Namespace) -> None:
+    solver.TABLE_LIMIT = 1_000_000  # a generous table for the reference values
+    positions = []
+    dropped = 0
+    start = time.perf_counter()
+    for key, pairing, game in candidates(args.games):
+        board = Board.from_key(key)
+        solver.clear_cache()
+        t = time.perf_counter()
+        solution = solver.solve(board, budget=args.solve_seconds)
+        if solution is None:
+            dropped += 1
+            print(f"dropped (unsolved in {args.solve_seconds} s): {key}", flush=True)
+            continue
+        seconds = time.perf_counter() - t
+        values = solver.move_values(board, budget=args.solve_seconds * 4)
+        if values is None:
+            dropped += 1
+            continue
+        best = max(values.values())
+        assert best == solution.value, key
+        positions.append(
+            {
+                "key": key,
+                "pairing": pairing,
+                "game": game,
+                "undrawn": len(board.legal_moves),
+                "safe": safe_edges(board),
+                "value": solution.value,
+                "moves": {str(e): v for e, v in values.items()},
+                "solver_nodes": solution.nodes,
+                "solver_seconds": round(seconds, 3),
+            }
+        )
+        print(
+            f"{len(positions):3d} undrawn {len(board.legal_moves)} safe {safe_edges(board):2d} "
+            f"value {solution.value:+d} nodes {solution.nodes} {seconds:.2f} s",
+            flush=True,
+        )
+    DATA.parent.mkdir(exist_ok=True)
+    DATA.write_text(json.dumps({"positions": positions, "dropped": dropped}, indent=1) + "\n")
+    print(
+        f"{len(positions)} positions, {dropped} dropped, {time.perf_counter() - start:.0f} s; "
+        f"solver seconds median {statistics.median(p['solver_seconds'] for p in positions):.2f}"
+    )
+
+
+def plain_value(board: Board, alpha: int, beta: int, memo: dict) -> int:
+    """Alpha-beta over every legal move, no chain theory: fail-soft, bounds memoised."""
+    if board.is_over():
+        return 0
+    key = board.edge_bits
+    left = board.unclaimed
+    lo, hi = memo.get(key, (-left, left))
+    if lo >= beta or lo == hi:
+        return lo
+    if hi <= alpha:
+        return hi
+    a0, b0 = max(alpha, lo), min(beta, hi)
+    a = a0
+    best = -left - 1
+    # Captures first, then edges that give no third side: only an ordering.
+    moves = sorted(board.legal_moves, key=lambda e: (-board.claims(e), _third_sides(board, e)))
+    for edge in moves:
+        k = len(board.push(edge))
+        v = k + plain_value(board, a - k, b0 - k, memo) if k else -plain_value(board, -b0, -a, memo)
+        board.pop()
+        if v > best:
+            best = v
+            a = max(a, v)
+            if a >= b0:
+                break
+    if best <= a0:
+        memo[key] = (lo, best)
+    elif best >= b0:
+        memo[key] = (best, hi)
+    else:
+        memo[key] = (best, best)
+    return best
+
+
+def _third_sides(board: Board, edge) -> int:
+    return sum(1 for b in board.edge_boxes(edge) if board.sides(b) == 2)
+
+
+def crosscheck(args: argparse.Namespace) -> None:
+    sys.setrecursionlimit(10_000)
+    positions = json.loads(DATA.read_text())["positions"]
+    chosen = sorted(positions, key=lambda p: (p["undrawn"], p["key"]))[: args.count]
+    agree = 0
+    for p in chosen:
+        board = Board.from_key(p["key"])
+        t = time.perf_counter()
+        memo: dict = {}
+        v = plain_value(board, -board.unclaimed, board.unclaimed, memo)
+        ok = v == p["value"]
+        agree += ok
+        print(
+            f"undrawn {p['undrawn']} solver {p['value']:+d} plain {v:+d} "
+            f"{'ok' if ok else 'DISAGREE'} {time.perf_counter() - t:.1f} s",
+            flush=True,
+        )
+    print(f"{agree} of {len(chosen)} agree")
+
+
+def run(args: argparse.Namespace) -> None:
+    positions = json.loads(DATA.read_text())["positions"]
+    if args.limit:
+        positions = positions[: args.limit]
+    budgets = [float(b) for b in args.budgets.split(",")]
+    lost: dict[float, list[int]] = {}
+    print(f"load average at start: {os.getloadavg()[0]:.1f}; {len(positions)} positions")
+    for budget in budgets:
+        lost[budget] = []
+        used = []
+        settled_ok = settled = 0
+        for p in positions:
+            board = Board.from_key(p["key"])
+            t = time.perf_counter()
+            edge = players.choose(board, level="master", budget=budget, seed=0)
+            used.append(time.perf_counter() - t)
+            loss = p["value"] - p["moves"][str(edge)]
+            lost[budget].append(loss)
+            if p["solver_seconds"] <= budget * players.SOLVER_SHARE:
+                settled += 1
+                settled_ok += loss == 0
+        n = len(positions)
+        ok = sum(x == 0 for x in lost[budget])
+        print(
+            f"{budget:5.2f} s: {100 * ok / n:5.1f} % optimal, "
+            f"{statistics.mean(lost[budget]):.3f} boxes lost per position "
+            f"(max {max(lost[budget])}); settled within budget: "
+            f"{settled_ok}/{settled} optimal; "
+            f"seconds used median {statistics.median(used):.3f} p95 {percentile(used, 0.95):.3f} "
+            f"max {max(used):.3f}; load {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+    worse = 0
+    for i, p in enumerate(positions):
+        for small, large in itertools.pairwise(budgets):
+            if lost[large][i] > lost[small][i]:
+                worse += 1
+                print(
+                    f"more time worse: {p['key']} {small} s lost {lost[small][i]}, "
+                    f"{large} s lost {lost[large][i]}"
+                )
+    print(f"cases where more time was worse: {worse}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("generate")
+    g.add_argument("--games", type=int, default=120)
+    g.add_argument("--solve-seconds", type=float, default=60.0)
+    c = sub.add_parser("crosscheck")
+    c.add_argument("--count", type=int, default=50)
+    r = sub.add_parser("run")
+    r.add_argument("--budgets", default="1,2,4,10")
+    r.add_argument("--limit", type=int, default=0)
+    args = parser.parse_args()
+    {"generate": generate, "crosscheck": crosscheck, "run": run}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
