@@ -58,7 +58,7 @@ NODE_RATE = 20_000
 #: second; it gets :data:`SOLVER_SHARE` of the budget).
 SOLVER_RATE = 60_000
 #: Share of the master's budget the solver may use (its rounds together).
-SOLVER_SHARE = 0.6
+SOLVER_SHARE = 0.85
 #: The solver's rounds, as shares of its nodes: cheap first, each starting
 #: from the table the previous one filled (together 1.0).
 SOLVER_ROUNDS = (1 / 64, 3 / 64, 12 / 64, 48 / 64)
@@ -397,10 +397,20 @@ def _think(
             spent += nodes
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        # What the rounds proved: moves worse than another move are out.
+        # What the rounds proved.  A move whose lower bound reaches every move's
+        # upper bound is best and its value exact (the last round often ends while
+        # testing which moves reach a value it has already found).
         bounds = solver.move_bounds(board, table)
+        top = max(hi for _, hi in bounds.values())
+        proved = [e for e in board.legal_moves if bounds[e][0] >= top]
+        if proved:
+            rng = random.Random(f"{seed}:master:{board.key()}")
+            edge = rng.choice([e for e in proved if board.claims(e)] or proved)
+            seconds = time.perf_counter() - start
+            return Thought(edge, top, True, spent, seconds, proved=True)
+        # Moves proved worse than another are out.
         floor = max(lo for lo, _ in bounds.values())
-        only = [e for e, (_, hi) in bounds.items() if hi >= floor]
+        only = [e for e in board.legal_moves if bounds[e][1] >= floor]
         if len(only) == 1:
             # Every other move is proved worse: this one is best, its value not settled.
             return Thought(only[0], None, False, spent, time.perf_counter() - start, proved=True)

@@ -9,7 +9,8 @@ command                                answer
 ``go [level NAME] [movetime MS]``      ``bestmove E``: the side to move's edge,
                                        after an ``info`` line for the master
 ``solve [movetime MS]``                ``value V best E1 E2 ...`` or
-                                       ``unknown lower L upper U``
+                                       ``unknown lower L upper U``, after
+                                       ``info nodes N time T``
 ``analyse``                            one line: components, safe edges, control
 ``quit``                               no answer; the engine exits
 =====================================  ========================================
@@ -36,6 +37,7 @@ Blank lines are ignored.
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
@@ -127,14 +129,17 @@ class Session:
         except ImportError:
             return "unknown"
         table = self.game.solver_table(self.board)
-        solution = solver.solve(self.board, budget=seconds, table=table)
+        start = time.perf_counter()
+        stats: dict[str, int] = {}
+        solution = solver.solve(self.board, budget=seconds, table=table, stats=stats)
+        info = f"info nodes {stats['nodes']} time {round((time.perf_counter() - start) * 1000)}"
         if solution is None:
             bounds = solver.move_bounds(self.board, table).values()
             lower = max(lo for lo, _ in bounds)
             upper = max(hi for _, hi in bounds)
-            return f"unknown lower {lower} upper {upper}"
+            return f"{info}\nunknown lower {lower} upper {upper}"
         best = " ".join(str(e) for e in sorted(solution.best, key=self.board.index))
-        return f"value {solution.value} best {best}"
+        return f"{info}\nvalue {solution.value} best {best}"
 
     def _cmd_analyse(self, args: list[str]) -> str:
         _no_args("analyse", args)

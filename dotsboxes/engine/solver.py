@@ -774,6 +774,7 @@ def solve(
     budget: float | None = None,
     max_nodes: int | None = None,
     table: Table | None = None,
+    stats: dict[str, int] | None = None,
 ) -> Solution | None:
     """Solve the position exactly: its value and every move that keeps it.
 
@@ -782,7 +783,8 @@ def solve(
     ``None`` if the search does not finish within ``budget`` seconds or
     ``max_nodes`` nodes; work done still fills the transposition table
     (``table``, else the process-wide one for the board size), so asking
-    again later is cheaper.
+    again later is cheaper.  ``stats``, if given, receives ``nodes``, finished
+    or not.
 
     >>> s = solve(Board(2, 2))
     >>> s.value, len(s.best)
@@ -798,6 +800,9 @@ def solve(
         best = tuple(board.edges[e] for e in moves if s.move_reaches(e, best_value))
     except _OutOfBudget:
         return None
+    finally:
+        if stats is not None:
+            stats["nodes"] = s.nodes
     return Solution(best_value, best, s.nodes)
 
 

@@ -9,9 +9,9 @@ Not a pytest module.  Run from the repository root, under ``nice -n 10``::
 ``generate`` plays seeded games between different levels (casual, club,
 expert, master, each pairing both ways round) and keeps positions with 28 to
 40 undrawn edges, at most two a game, then values each exactly with the solver
-at a generous budget (a large table) and every move's value too, so that
-"boxes lost" is the best value less the chosen move's.  Positions the solver
-cannot settle in ``--solve-seconds`` are dropped and counted.  The file keeps
+with a generous node limit and a large table, and every move's value too, so
+that "boxes lost" is the best value less the chosen move's.  Positions the
+solver cannot settle in ``--solve-nodes`` are dropped and counted.  The file keeps
 each position's key, its value, every move's value, the solver's nodes and
 seconds, and the safe edges and undrawn edges (the measurements behind
 the master's solver schedule).
@@ -49,7 +49,7 @@ from dotsboxes.rules import Board, Player
 DATA = Path(__file__).resolve().parent / "data" / "endgames.json"
 PAIRINGS = [("casual", "club"), ("club", "expert"), ("expert", "master"), ("club", "master")]
 # Fast budgets for the game generation: positions, not strong play, are wanted.
-GEN_BUDGET = {"casual": 0.05, "club": 0.05, "expert": 0.1, "master": 0.2}
+GEN_BUDGET = {"casual": 0.05, "club": 0.05, "expert": 0.1, "master": 0.1}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -61,26 +61,23 @@ def safe_edges(board: Board) -> int:
     return sum(1 for e in board.legal_moves if all(board.sides(b) < 2 for b in board.edge_boxes(e)))
 
 
-def candidates(games: int) -> list[tuple[str, str, int]]:
-    """(position key, pairing, game) from seeded games, at most two a game."""
+def game_positions(n: int) -> list[tuple[str, str, int]]:
+    """(position key, pairing, game) from seeded game ``n``: at most two."""
+    a, b = PAIRINGS[n % len(PAIRINGS)]
+    if n // len(PAIRINGS) % 2:
+        a, b = b, a
+    rng = random.Random(f"endgames:{n}")
+    wanted = {rng.randint(28, 34), rng.randint(35, 40)}
     found = []
-    for n in range(games):
-        a, b = PAIRINGS[n % len(PAIRINGS)]
-        if n // len(PAIRINGS) % 2:
-            a, b = b, a
-        rng = random.Random(f"endgames:{n}")
-        wanted = {rng.randint(28, 34), rng.randint(35, 40)}
-        board = Board(5, 5)
-        while not board.is_over():
-            undrawn = len(board.legal_moves)
-            if undrawn in wanted:
-                wanted.discard(undrawn)
-                found.append((board.key(), f"{a}-{b}", n))
-            level = a if board.turn is Player.BLUE else b
-            edge = players.choose(
-                board, level=level, budget=GEN_BUDGET[level], seed=n, hard_stop=False
-            )
-            board.play(edge)
+    board = Board(5, 5)
+    while wanted and not board.is_over():
+        undrawn = len(board.legal_moves)
+        if undrawn in wanted:
+            wanted.discard(undrawn)
+            found.append((board.key(), f"{a}-{b}", n))
+        level = a if board.turn is Player.BLUE else b
+        edge = players.choose(board, level=level, budget=GEN_BUDGET[level], seed=n, hard_stop=False)
+        board.play(edge)
     return found
 
 
@@ -89,42 +86,45 @@ def generate(args: argparse.Namespace) -> None:
     positions = []
     dropped = 0
     start = time.perf_counter()
-    for key, pairing, game in candidates(args.games):
-        board = Board.from_key(key)
-        solver.clear_cache()
-        t = time.perf_counter()
-        solution = solver.solve(board, budget=args.solve_seconds)
-        if solution is None:
-            dropped += 1
-            print(f"dropped (unsolved in {args.solve_seconds} s): {key}", flush=True)
-            continue
-        seconds = time.perf_counter() - t
-        values = solver.move_values(board, budget=args.solve_seconds * 4)
-        if values is None:
-            dropped += 1
-            continue
-        best = max(values.values())
-        assert best == solution.value, key
-        positions.append(
-            {
-                "key": key,
-                "pairing": pairing,
-                "game": game,
-                "undrawn": len(board.legal_moves),
-                "safe": safe_edges(board),
-                "value": solution.value,
-                "moves": {str(e): v for e, v in values.items()},
-                "solver_nodes": solution.nodes,
-                "solver_seconds": round(seconds, 3),
-            }
-        )
-        print(
-            f"{len(positions):3d} undrawn {len(board.legal_moves)} safe {safe_edges(board):2d} "
-            f"value {solution.value:+d} nodes {solution.nodes} {seconds:.2f} s",
-            flush=True,
-        )
-    DATA.parent.mkdir(exist_ok=True)
-    DATA.write_text(json.dumps({"positions": positions, "dropped": dropped}, indent=1) + "\n")
+    for n in range(args.games):
+        print(f"game {n}", flush=True)
+        for key, pairing, game in game_positions(n):
+            board = Board.from_key(key)
+            solver.clear_cache()
+            t = time.perf_counter()
+            solution = solver.solve(board, max_nodes=args.solve_nodes)
+            values = None
+            if solution is not None:
+                seconds = time.perf_counter() - t
+                values = solver.move_values(board, budget=args.values_seconds)
+            if values is None:
+                dropped += 1
+                print(f"dropped (unsolved): {key}", flush=True)
+                continue
+            assert max(values.values()) == solution.value, key
+            positions.append(
+                {
+                    "key": key,
+                    "pairing": pairing,
+                    "game": game,
+                    "undrawn": len(board.legal_moves),
+                    "safe": safe_edges(board),
+                    "value": solution.value,
+                    "moves": {str(e): v for e, v in values.items()},
+                    "solver_nodes": solution.nodes,
+                    "solver_seconds": round(seconds, 3),
+                }
+            )
+            print(
+                f"{len(positions):3d} game {n} undrawn {len(board.legal_moves)} "
+                f"safe {safe_edges(board):2d} value {solution.value:+d} "
+                f"nodes {solution.nodes} {seconds:.2f} s",
+                flush=True,
+            )
+        if n % 5 == 4 or n == args.games - 1:  # partial results survive an interruption
+            DATA.parent.mkdir(exist_ok=True)
+            data = {"positions": positions, "dropped": dropped, "solve_nodes": args.solve_nodes}
+            DATA.write_text(json.dumps(data, indent=1) + "\n")
     print(
         f"{len(positions)} positions, {dropped} dropped, {time.perf_counter() - start:.0f} s; "
         f"solver seconds median {statistics.median(p['solver_seconds'] for p in positions):.2f}"
@@ -238,7 +238,8 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("generate")
     g.add_argument("--games", type=int, default=120)
-    g.add_argument("--solve-seconds", type=float, default=60.0)
+    g.add_argument("--solve-nodes", type=int, default=2_000_000)
+    g.add_argument("--values-seconds", type=float, default=600.0)
     c = sub.add_parser("crosscheck")
     c.add_argument("--count", type=int, default=50)
     r = sub.add_parser("run")

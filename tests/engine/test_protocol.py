@@ -13,6 +13,7 @@ from dotsboxes.engine.protocol import Session
 from dotsboxes.rules import Board
 
 ROOT = Path(__file__).resolve().parents[2]
+SOLVE_INFO = re.compile(r"info nodes \d+ time \d+")
 INFO = re.compile(r"info value (-?\d+|\?) (exact|estimate) nodes \d+ time \d+")
 
 
@@ -94,7 +95,8 @@ def test_solve_a_finished_game_is_worth_nothing(session):
 
 def test_solve_answers_a_value_with_best_moves_or_unknown(session):
     session.handle("size 2 1")
-    answer = session.handle("solve movetime 2000")
+    info, answer = session.handle("solve movetime 2000").splitlines()
+    assert SOLVE_INFO.fullmatch(info), info
     if answer.startswith("unknown"):  # only without the exact solver
         pytest.importorskip("dotsboxes.engine.solver")
         pytest.fail("the solver could not solve 2 x 1 boxes in 2 seconds")
@@ -185,9 +187,11 @@ def test_the_readme_example_session_is_what_the_engine_answers():
     for got, want in zip(answers, expected, strict=True):
         if want.startswith("bestmove"):  # a timed search: only its shape is certain
             assert got.startswith("bestmove ")
-        elif want.startswith("info"):  # nodes and milliseconds vary
+        elif want.startswith("info value"):  # nodes and milliseconds vary
             assert INFO.fullmatch(got), got
-            assert got.split()[:3] == want.split()[:3]
+            assert got.split()[:4] == want.split()[:4]
+        elif want.startswith("info nodes"):
+            assert SOLVE_INFO.fullmatch(got), got
         else:
             assert got == want
 
@@ -210,7 +214,9 @@ def test_the_master_labels_a_search_value_an_estimate(session):
 
 
 def test_an_unfinished_solve_gives_the_bounds_it_proved(session):
-    words = session.handle("solve movetime 1").split()
+    info, answer = session.handle("solve movetime 1").splitlines()
+    assert SOLVE_INFO.fullmatch(info), info
+    words = answer.split()
     assert words[0] == "unknown"
     assert words[1] == "lower" and words[3] == "upper"
     assert -25 <= int(words[2]) <= int(words[4]) <= 25
