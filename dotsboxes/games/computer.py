@@ -78,16 +78,20 @@ def budget_for(level: str, board: Board) -> float:
     return float(players.default_budget(level, board))
 
 
-def think(board: Board, *, level: str, seed: int) -> Edge:
+def think(board: Board, *, level: str, seed: int, game_id: int | None = None) -> Edge:
     """The computer's edge for the side to move, computed in the engine's process pool.
 
     Blocks the calling thread (never call it from a request): on a pool
     failure or timeout the cheap :data:`FALLBACK_LEVEL` answers in-thread.
+    ``game_id``: the worker keeps the master's tables for that game between
+    moves (a few games per worker, least recently used dropped).
     """
     budget = budget_for(level, board)
     future: Future | None = None
     try:
-        future = pool.submit(players.choose, board, level=level, budget=budget, seed=seed)
+        future = pool.submit(
+            players.choose, board, level=level, budget=budget, seed=seed, game=game_id
+        )
         return future.result(timeout=budget + GRACE)
     except Exception:
         log.warning("engine failed or overran at %s; %s answers", board.key(), FALLBACK_LEVEL)
@@ -210,7 +214,8 @@ def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) ->
             board = game.board()
             if Side.of(board.turn) != side:
                 return drawn
-            edge = think(board, level=level, seed=game.pk * 1009 + len(board.move_stack))
+            seed = game.pk * 1009 + len(board.move_stack)
+            edge = think(board, level=level, seed=seed, game_id=game.pk)
             result = _retry(
                 lambda edge=edge, version=version, game=game: game_apply_computer_move(
                     game_id=game, version=version, edge=edge, side=side
