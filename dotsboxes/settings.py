@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "dotsboxes.guide",
     "dotsboxes.accounts",
     "dotsboxes.reports",
+    "dotsboxes.analysis",
 ]
 
 MIDDLEWARE = [
@@ -180,6 +181,10 @@ ROOMS_AWAY_SECONDS = float(os.environ.get("ROOMS_AWAY_SECONDS") or 60)
 ROOMS_COMPUTER_LEVEL = "casual"  # a modest level for timed-out turns and stand-ins
 ROOMS_CHAT_BURST = 5  # chat lines per player per window
 ROOMS_CHAT_WINDOW_SECONDS = 10
+
+# -- analysis ----------------------------------------------------------------------
+# Finished games with a signed-in player are analysed without being asked ("0": off).
+ANALYSIS_AUTO = os.environ.get("ANALYSIS_AUTO", "1") != "0"
 
 # -- sessions, auth ---------------------------------------------------------------
 # Database sessions (pooled connections).  Not cached_db on Redis: Django's cache

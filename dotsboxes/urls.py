@@ -13,5 +13,6 @@ urlpatterns = [
     path("learn/", include("dotsboxes.guide.urls")),
     path("accounts/", include("dotsboxes.accounts.urls")),
     path("reports/", include("dotsboxes.reports.urls")),
+    path("analysis/", include("dotsboxes.analysis.urls")),
     path("admin/", admin.site.urls),
 ]
