@@ -47,7 +47,7 @@ class Panel:
     entry: dict | None = None  # the analysis of the edge drawn next, at ``ply``
     players: list[dict] = field(default_factory=list)
     marked: list[dict] = field(default_factory=list)
-    exact_from: int = 0
+    exact_from: int = 0  # 1-based edge number
     position_value: str = ""
 
     @property
@@ -84,7 +84,7 @@ def build(
     panel.state = "done"
     panel.graph = graph_svg(result, ply=ply, page_url=page_url, target=target)
     panel.entry = entries[ply] if ply < len(entries) else None
-    panel.exact_from = result["exact_from"]
+    panel.exact_from = result["exact_from"] + 1  # the first edge whose position is exact
     names = mark_names()
     for e in entries:
         if e["mark"] or e["control"] or e["double_deal"]:
@@ -139,15 +139,15 @@ def margin_text(margin: int, exact: bool) -> str:
 
 # -- the graph ---------------------------------------------------------------------
 
-WIDTH, HEIGHT, PAD_X, PAD_Y = 640, 220, 34, 16
+WIDTH, HEIGHT, PAD_X, PAD_Y = 420, 190, 34, 14
 
 
 def graph_svg(result: dict, *, ply: int, page_url: str, target: str) -> str:
     """Blue's predicted final margin after each edge: exact points solid, estimates hollow.
 
     Every point is a link to ``page_url?ply=N`` (htmx swaps ``#target`` when it
-    runs; without JavaScript the link is followed).  The current ply is ringed
-    and a vertical line marks it.
+    runs and ``target`` is set; otherwise, and without JavaScript, the link is
+    followed).  The current ply is ringed and a vertical line marks it.
     """
     points = result["margins"]
     n = max(1, len(points) - 1)
@@ -178,10 +178,10 @@ def graph_svg(result: dict, *, ply: int, page_url: str, target: str) -> str:
     for value, y in ((top, PAD_Y), (0, zero_y), (-top, HEIGHT - PAD_Y)):
         parts.append(
             f'<text x="{PAD_X - 6}" y="{y}" text-anchor="end" dominant-baseline="central" '
-            f'font-size="12" fill="#4b5563" aria-hidden="true">{value:+d}</text>'
+            f'font-size="15" fill="#4b5563" aria-hidden="true">{value:+d}</text>'
             if value
             else f'<text x="{PAD_X - 6}" y="{y}" text-anchor="end" dominant-baseline="central" '
-            f'font-size="12" fill="#4b5563" aria-hidden="true">0</text>'
+            f'font-size="15" fill="#4b5563" aria-hidden="true">0</text>'
         )
     current = min(max(ply, 0), n)
     cx = PAD_X + inner_w * current / n
@@ -209,9 +209,13 @@ def graph_svg(result: dict, *, ply: int, page_url: str, target: str) -> str:
         step = ' aria-current="step"' if now else ""
         if now:
             cls += " now"
+        htmx = (
+            f' hx-get="{escape(url)}" hx-target="#{target}" hx-swap="outerHTML" hx-push-url="true"'
+            if target
+            else ""
+        )
         parts.append(
-            f'<a class="{cls}" href="{escape(url)}" hx-get="{escape(url)}" '
-            f'hx-target="#{target}" hx-swap="outerHTML" hx-push-url="true" '
+            f'<a class="{cls}" href="{escape(url)}"{htmx} '
             f'data-ply="{p["ply"]}" aria-label="{escape(text)}"{step}>'
             f"<title>{escape(text)}</title>"
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="9" fill="transparent"/>'

@@ -122,4 +122,30 @@ def test_the_analysis_page_works_without_javascript(client):
     page = client.get(url + "?ply=4").content.decode()
     assert f'href="/analysis/game/{game.public_id}/?ply=0"' in page  # graph points are links
     assert "Analyse from here" in page
-    assert "Values are exact from edge 0 onward." in page
+    assert "Values are exact from edge 1 onward." in page
+
+
+def test_the_staff_report_page_shows_the_analysis_beside_the_reported_position(client):
+    from dotsboxes.reports.models import Report
+
+    game = played_game(width=2, height=2, seed=3, mode=Game.Mode.LOCAL)
+    report = Report.objects.create(
+        game=game,
+        width=2,
+        height=2,
+        ply=4,
+        position_key=game.board(ply=4).key(),
+        text="Odd move.",
+        category="other",
+    )
+    staff = get_user_model().objects.create_user("judge", password="pw12345678", is_staff=True)
+    client.force_login(staff)
+    page = client.get(report.get_absolute_url()).content.decode()
+    assert "Analyse this game" in page
+    client.post(reverse("analysis:request", args=[game.public_id]))
+    wait_done(game)
+    page = client.get(report.get_absolute_url()).content.decode()
+    detail = reverse("reports:detail", args=[report.pk])
+    assert 'class="value-graph"' in page
+    assert f'href="{detail}?ply=4"' in page  # graph points lead back to this page
+    assert 'class="graph-point exact now"' in page
