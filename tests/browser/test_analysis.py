@@ -96,3 +96,27 @@ def test_the_analysis_board_works_without_javascript(live_server, browser):
     expect(page.locator("#analysis-board")).to_have_attribute("data-state", "final", timeout=30_000)
     expect(page.locator(".values-table tbody tr")).to_have_count(11)
     context.close()
+
+
+def test_a_5x5_endgame_shows_every_free_edge_in_colour(live_server, page, screenshot):
+    from dotsboxes.engine.players import choose
+    from dotsboxes.rules import Board
+
+    board = Board(5, 5)
+    while len(board.legal_moves) > 28:
+        board.play(choose(board, level="casual", seed=11))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(live_server.url + f"/analysis/?position={board.key()}")
+    settled(page)
+    expect(page.locator(".status-line")).to_contain_text("Exact values (solved).")
+    labels = slot_labels(page)
+    assert len(labels) == len(board.legal_moves)
+    assert all(", exact, value " in label for label in labels.values())
+    colours = {
+        page.locator(".tint line").nth(i).get_attribute("stroke")
+        for i in range(page.locator(".tint line").count())
+    }
+    assert len(colours) >= 2, "best and losing edges differ in colour"
+    screenshot("1280")
+    page.set_viewport_size({"width": 375, "height": 740})
+    screenshot("375")
