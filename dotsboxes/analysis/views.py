@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from dotsboxes.engine import annotate
@@ -113,10 +113,10 @@ def explore_url(board: Board) -> str:
 
 # Boxes lost against the best edge -> colour of the edge on the board.
 SCALE = (
-    (0, "#15803d", "best"),
-    (1, "#a16207", "1 box"),
-    (2, "#be185d", "2-3 boxes"),
-    (4, "#6b21a8", "4+ boxes"),
+    (0, "#15803d", gettext_lazy("best")),
+    (1, "#a16207", gettext_lazy("1 box")),
+    (2, "#be185d", gettext_lazy("2-3 boxes")),
+    (4, "#6b21a8", gettext_lazy("4+ boxes")),
 )
 
 

@@ -120,3 +120,21 @@ def test_a_5x5_endgame_shows_every_free_edge_in_colour(live_server, page, screen
     screenshot("1280")
     page.set_viewport_size({"width": 375, "height": 740})
     screenshot("375")
+
+
+def test_a_game_is_analysed_and_its_graph_followed_without_javascript(live_server, browser):
+    from dotsboxes.games.models import Game
+    from tests.gamefactory import played_game
+
+    game = played_game(width=2, height=2, seed=3, mode=Game.Mode.LOCAL)
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server.url + f"/play/{game.public_id}/replay/")
+    page.get_by_role("button", name="Analyse this game").click()  # a plain form post
+    graph = page.locator(".value-graph")
+    expect(graph).to_be_visible(timeout=30_000)  # the page refreshes itself until it is done
+    page.locator('.graph-point[data-ply="2"]').click()  # a plain link
+    expect(page).to_have_url(re.compile(r"ply=2$"))
+    expect(page.locator(".replay-pos")).to_have_text("Edge 2 of 12")
+    expect(page.locator('.graph-point.now[data-ply="2"]')).to_have_count(1)
+    context.close()
