@@ -118,7 +118,10 @@ def _start(pk: int) -> Future | None:
         start_key=game.start_key,
         progress=pool.Progress(token),
     )
-    future.add_done_callback(lambda f: _store(pk, token, f))
+    submitter = threading.get_ident()
+    future.add_done_callback(
+        lambda f: _store(pk, token, f, close=threading.get_ident() != submitter)
+    )
     return future
 
 
@@ -128,7 +131,7 @@ def _progress(pk: int, done: int, total: int) -> None:
     )
 
 
-def _store(pk: int, token: str, future: Future) -> None:
+def _store(pk: int, token: str, future: Future, *, close: bool = True) -> None:
     pool.listen(token, None)
     try:
         try:
@@ -151,7 +154,8 @@ def _store(pk: int, token: str, future: Future) -> None:
     finally:
         with _running_lock:
             _running.discard(pk)
-        connections.close_all()  # this is the pool's thread: do not keep its connection
+        if close:  # the pool's own thread: do not keep its connection open
+            connections.close_all()
 
 
 @receiver(game_changed, dispatch_uid="analysis.auto")
