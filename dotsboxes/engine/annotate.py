@@ -25,7 +25,7 @@ For the position before edge ``i`` (its mover ``M``):
 * ``lost``: the boxes the edge gave away against best play,
   ``(value - played) / 2`` (a margin moves by two when one box changes hands).
 
-Once the solver has failed :data:`MISSES` positions in a row, earlier
+Once the solver has failed :data:`MISSES` position(s) in a row, earlier
 positions (bigger still) go straight to the estimate: the time is better
 spent elsewhere.
 
@@ -67,10 +67,12 @@ from .players import MASTER_PLAYOUTS, MASTER_STATIC_SAFE_EDGES, NODE_RATE
 SOLVE_NODES = 250_000
 #: Solver nodes for one step of the best line that finds a position's controller.
 LINE_NODES = 50_000
-#: Consecutive positions the solver failed before the rest go straight to estimates.
-MISSES = 2
-#: Search nodes for an estimate: the master's nodes for a 1 s move.
-ESTIMATE_NODES = NODE_RATE
+#: Consecutive positions the solver failed before the rest go straight to estimates
+#: (one: a position one edge bigger than a failed one rarely solves, and a failed
+#: attempt costs its whole node limit).
+MISSES = 1
+#: Search nodes for an estimate: the master's nodes for a 0.5 s move.
+ESTIMATE_NODES = NODE_RATE // 2
 #: Boxes lost at or above which an edge gets each mark (the highest one wins).
 THRESHOLDS = (("blunder", 4), ("mistake", 2), ("inaccuracy", 1))
 #: Bump when the output changes meaning: stored analyses of an older version are redone.

@@ -62,10 +62,25 @@ def games(n: int, size: tuple[int, int]) -> list[list[str]]:
     return have[:n]
 
 
+def node_rate() -> float:
+    """Solver nodes per CPU second right now (the empty 3 x 3 board, cold table).
+
+    One core of the reference machine does 80-100 thousand when quiet: the ratio
+    says how much a loaded machine inflates the CPU seconds measured here.
+    """
+    solver.clear_cache()
+    t = time.process_time()
+    nodes = solver.solve(Board(3, 3)).nodes
+    return nodes / (time.process_time() - t)
+
+
 def bench_games(args: argparse.Namespace) -> None:
     size = tuple(int(n) for n in args.size.split("x"))
     cpu, reach, undrawn = [], [], []
+    print(f"solver rate before: {node_rate():,.0f} nodes per CPU second", flush=True)
     for i, edges in enumerate(games(args.games, size)):
+        if i < args.skip:
+            continue
         solver.clear_cache()
         t = time.process_time()
         result = annotate.annotate(*size, edges)
@@ -79,6 +94,7 @@ def bench_games(args: argparse.Namespace) -> None:
             f"{result['exact_from']} ({result['exact_undrawn']} undrawn), {estimates} estimates",
             flush=True,
         )
+    print(f"solver rate after: {node_rate():,.0f} nodes per CPU second")
     print(
         f"\nCPU per game: median {statistics.median(cpu):.1f} s, p95 {p95(cpu):.1f} s, "
         f"max {max(cpu):.1f} s"
@@ -130,6 +146,7 @@ def main() -> None:
     parser.add_argument("what", choices=("games", "board"))
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--positions", type=int, default=10)
+    parser.add_argument("--skip", type=int, default=0, help="games to leave out at the start")
     parser.add_argument("--size", default="5x5")
     parser.add_argument("--cap", type=float, default=5.0)
     args = parser.parse_args()
