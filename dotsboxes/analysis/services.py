@@ -27,8 +27,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from dotsboxes.engine import annotate, pool
+from dotsboxes.games.events import GameChanged, game_changed
 from dotsboxes.games.models import Game
-from dotsboxes.games.services import Actor, game_changed
+from dotsboxes.games.services import Actor
 
 from .models import GameAnalysis
 
@@ -159,11 +160,11 @@ def _store(pk: int, token: str, future: Future, *, close: bool = True) -> None:
 
 
 @receiver(game_changed, dispatch_uid="analysis.auto")
-def _on_game_changed(sender, *, game_id: int, active: bool, **kwargs) -> None:
+def _on_game_changed(sender, *, change: GameChanged, **kwargs) -> None:
     """Games of signed-in players are analysed when they finish (``ANALYSIS_AUTO``)."""
-    if active or not getattr(settings, "ANALYSIS_AUTO", True):
+    if change.active or not getattr(settings, "ANALYSIS_AUTO", True):
         return
-    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    game = Game.objects.filter(pk=change.game_id, status=Game.Status.FINISHED).first()
     if game is None or not (game.blue_user_id or game.red_user_id):
         return
     if not refusal(game, Actor(), staff=True):

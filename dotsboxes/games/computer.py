@@ -1,8 +1,9 @@
 """The computer player, kept off the request path.
 
 After any change that leaves the computer to move (a player's move, a new
-game where it plays Blue, an undo, an import) :data:`services.game_changed`
-reaches :func:`_on_game_changed`, which calls :func:`start`.  ``start``
+game where it plays Blue, an undo, an import) the core's change event
+(:data:`dotsboxes.games.events.game_changed`) reaches :func:`_on_game_changed`,
+which calls :func:`start`.  ``start``
 hands one edge's worth of work to a small thread pool; that thread submits
 ``players.choose`` to the engine's process pool (:mod:`dotsboxes.engine.pool`)
 with the level's time budget and a seed, waits for it, and applies the
@@ -40,8 +41,9 @@ from django.dispatch import receiver
 from dotsboxes.engine import players, pool
 from dotsboxes.rules import Board, Edge
 
+from .events import GameChanged, game_changed
 from .models import Game, Side
-from .services import game_apply_computer_move, game_changed
+from .services import game_apply_computer_move
 
 log = logging.getLogger(__name__)
 
@@ -182,8 +184,8 @@ def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) ->
                 return drawn
             edge = think(board, level=level, seed=game.pk * 1009 + len(board.move_stack))
             result = _retry(
-                lambda edge=edge, version=version: game_apply_computer_move(
-                    game_id=game_id, version=version, edge=edge, side=side
+                lambda edge=edge, version=version, game=game: game_apply_computer_move(
+                    game_id=game, version=version, edge=edge, side=side
                 )
             )
             if result is None:
@@ -222,8 +224,6 @@ def _retry(fn, attempts: int = 5):
 
 
 @receiver(game_changed, dispatch_uid="games.computer")
-def _on_game_changed(sender, *, game_id: int, active: bool, to_move, computer_side, **kwargs):
-    if active and computer_side and to_move == computer_side:
-        game = Game.objects.filter(pk=game_id).first()
-        if game is not None:
-            start(game)
+def _on_game_changed(sender, *, change: GameChanged, **kwargs) -> None:
+    if change.computer_to_move:
+        start(change.game)

@@ -236,14 +236,15 @@ def build_panel(
         last_turn=_last_turn(all_turns),
         highlight=[hint.edge] if hint else (),
         fresh=fresh,
+        steps=steps,
         title=f"Board, {board.size_text}; {board.turn} to move"
         if active
         else f"Board, {board.size_text}; game over",
     )
     if active:
-        status = status_sentence(board, computer=computer)
+        status = status_sentence(board, computer=computer, steps=steps)
     else:
-        status = status_sentence(board) if not board.legal_moves else ""
+        status = status_sentence(board, steps=steps) if not board.legal_moves else ""
     panel = Panel(
         game=game,
         board=board,

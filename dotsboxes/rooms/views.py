@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from dotsboxes.games.services import GameError
+
 from . import services
 from .errors import RoomError, StaleVersion
 from .forms import CreateRoomForm, JoinForm
@@ -61,7 +63,7 @@ def create(request: HttpRequest) -> HttpResponse:
             is_public=data["visibility"] == "public",
             rated=data.get("rated", False),
         )
-    except RoomError as exc:
+    except GameError as exc:
         return _refused(request, None, exc)
     return redirect(room)
 
@@ -104,7 +106,7 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
         viewer = ensure_token(request, form.cleaned_data["name"])
     try:
         services.room_join(public_id=public_id, viewer=viewer)
-    except RoomError as exc:
+    except GameError as exc:
         return _refused(request, room, exc)
     # The page changes for this viewer (buttons, clickable board): load it again.
     if request.htmx:
@@ -126,7 +128,7 @@ def _act(
     version = _version(request)
     try:
         result = action(viewer, version)
-    except RoomError as exc:
+    except GameError as exc:
         return _refused(request, Room.objects.filter(game__public_id=public_id).first(), exc)
     if isinstance(result, Room) and result.game.public_id != public_id:  # a rematch began
         if request.htmx:
@@ -139,7 +141,7 @@ def _act(
     return redirect(reverse("rooms:room", args=[public_id]))
 
 
-def _refused(request: HttpRequest, room: Room | None, exc: RoomError) -> HttpResponse:
+def _refused(request: HttpRequest, room: Room | None, exc: GameError) -> HttpResponse:
     message = str(exc)
     if request.htmx:
         html = render_to_string("rooms/push.html#error", {"message": message})
