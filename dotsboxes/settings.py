@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "dotsboxes.notifications",
     "dotsboxes.leases",
     "axes",  # sign-in lock-outs after repeated failures
+    "dotsboxes.analysis",
 ]
 
 MIDDLEWARE = [
@@ -216,6 +217,9 @@ NOTIFY_MAIL_EVERY = 3600  # seconds: at most one notification mail per player pe
 NOTIFY_EVERY_SECONDS = float(os.environ.get("NOTIFY_EVERY_SECONDS") or 30)
 # Tests only: a file holding seconds added to dotsboxes.clock.now().
 CLOCK_OFFSET_FILE = os.environ.get("CLOCK_OFFSET_FILE", "")
+# -- analysis ----------------------------------------------------------------------
+# Finished games with a signed-in player are analysed without being asked ("0": off).
+ANALYSIS_AUTO = os.environ.get("ANALYSIS_AUTO", "1") != "0"
 
 # -- sessions, auth ---------------------------------------------------------------
 # Database sessions (pooled connections).  Not cached_db on Redis: Django's cache

@@ -14,5 +14,6 @@ urlpatterns = [
     path("accounts/", include("dotsboxes.accounts.urls")),
     path("reports/", include("dotsboxes.reports.urls")),
     path("notifications/", include("dotsboxes.notifications.urls")),
+    path("analysis/", include("dotsboxes.analysis.urls")),
     path("admin/", admin.site.urls),
 ]

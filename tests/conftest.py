@@ -94,3 +94,9 @@ def _close_connection_pools(django_db_setup, django_db_blocker):
                     " WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
             connection.close_pool()
+
+
+@pytest.fixture(autouse=True)
+def _no_automatic_analysis(settings):
+    """Finished games are not analysed by themselves in tests (tests/analysis turn it on)."""
+    settings.ANALYSIS_AUTO = False

@@ -10,10 +10,16 @@ There are two lanes.  ``submit`` is for a player waiting on the answer (the
 computer's move, a hint): a few seconds at most.  ``submit_background`` is for
 long analysis (reviewing a whole game takes up to 20 s): it has its own
 workers, so two reviews can never hold up every computer opponent on the site.
+
+A background job can report progress ("42 of 60 edges") while it runs: pass
+it ``Progress(token)`` as its callback; each call travels over a queue that
+the lane's workers inherit, and a thread of the submitting process hands it
+to the listener registered for ``token`` (:func:`listen`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import select
@@ -33,6 +39,17 @@ _executors: dict[str, ProcessPoolExecutor] = {}
 def workers() -> int:
     """Workers per lane: ``ENGINE_WORKERS`` or the number of cores."""
     return max(1, int(os.environ.get("ENGINE_WORKERS") or os.cpu_count() or 2))
+
+
+_progress_queue: Any = None  # the background lane's queue (in the server and its workers)
+_listeners: dict[str, Callable[[int, int], None]] = {}
+_drain: threading.Thread | None = None
+
+
+def _worker_init(server_pid: int, progress_queue: Any = None) -> None:
+    global _progress_queue
+    _progress_queue = progress_queue
+    _exit_with(server_pid)
 
 
 def _exit_with(server_pid: int) -> None:
@@ -72,11 +89,13 @@ def executor(lane: str = PLAY) -> ProcessPoolExecutor:
     """The process-wide pool of ``lane``, created on first use."""
     with _lock:
         if lane not in _executors:
+            context = multiprocessing.get_context("forkserver")
+            queue = _queue(context) if lane == BACKGROUND else None
             _executors[lane] = ProcessPoolExecutor(
                 max_workers=workers(),
-                mp_context=multiprocessing.get_context("forkserver"),
-                initializer=_exit_with,
-                initargs=(os.getpid(),),
+                mp_context=context,
+                initializer=_worker_init,
+                initargs=(os.getpid(), queue),
             )
         return _executors[lane]
 
@@ -100,6 +119,55 @@ def submit(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
 def submit_background(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
     """Run ``fn(*args, **kwargs)`` in a worker of the background lane (long analysis)."""
     return _submit(BACKGROUND, fn, args, kwargs)
+
+
+def _queue(context: Any) -> Any:
+    """The progress queue (made once per server process) and the thread that drains it."""
+    global _progress_queue, _drain
+    if _progress_queue is None:
+        _progress_queue = context.SimpleQueue()
+    if _drain is None or not _drain.is_alive():
+        _drain = threading.Thread(
+            target=_drain_forever, args=(_progress_queue,), name="pool-progress", daemon=True
+        )
+        _drain.start()
+    return _progress_queue
+
+
+def _drain_forever(queue: Any) -> None:
+    while True:
+        try:
+            token, done, total = queue.get()
+        except (EOFError, OSError):  # the queue is gone: the server is stopping
+            return
+        listener = _listeners.get(token)
+        if listener is not None:
+            # A listener's failure must not stop the others' progress.
+            with contextlib.suppress(Exception):
+                listener(done, total)
+
+
+def listen(token: str, listener: Callable[[int, int], None] | None) -> None:
+    """Call ``listener(done, total)`` for each report of ``Progress(token)`` (None: stop)."""
+    if listener is None:
+        _listeners.pop(token, None)
+    else:
+        _listeners[token] = listener
+
+
+class Progress:
+    """A picklable progress callback for a background job: ``Progress(token)(done, total)``.
+
+    In a worker of the background lane it sends the report to the server that
+    submitted the job; anywhere else (tests, benchmarks) it does nothing.
+    """
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def __call__(self, done: int, total: int) -> None:
+        if _progress_queue is not None:
+            _progress_queue.put((self.token, done, total))
 
 
 def shutdown() -> None:

@@ -17,7 +17,7 @@ so a picture can never disagree with the rules.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -174,6 +174,33 @@ def edge_sample(player: Player) -> str:
     return "".join(parts)
 
 
+@dataclass(frozen=True)
+class Tint:
+    """How an undrawn edge is coloured: a colour, a short label, its spoken text."""
+
+    colour: str
+    label: str
+    text: str
+    dashed: bool = False
+
+
+def _tint(edge: Edge, h: int, tint: Tint) -> str:
+    (x1, y1), (x2, y2) = edge.dots
+    (px1, py1), (px2, py2) = _xy(x1, y1, h), _xy(x2, y2, h)
+    mx, my = (px1 + px2) / 2, (py1 + py2) / 2
+    dash = ' stroke-dasharray="7 5"' if tint.dashed else ""
+    # The label sits beside the line: above a horizontal edge, right of a vertical one.
+    tx, ty = (mx, my - 10) if edge.horizontal else (mx + 12, my)
+    return (
+        f'<g class="tint" data-edge="{edge}" aria-hidden="true">'
+        f'<line {_line(edge, h)} stroke="{tint.colour}" stroke-width="5" '
+        f'stroke-linecap="round"{dash}/>'
+        f'<text x="{tx:g}" y="{ty:g}" text-anchor="middle" dominant-baseline="central" '
+        f'font-size="13" font-weight="700" fill="{tint.colour}" stroke="{BOARD}" '
+        f'stroke-width="3" paint-order="stroke">{escape(tint.label)}</text></g>'
+    )
+
+
 def _xy(x: int, y: int, height: int) -> tuple[int, int]:
     # Row 1 is at the bottom, SVG's y grows downwards.
     return MARGIN + x * CELL, MARGIN + (height - y) * CELL
@@ -209,6 +236,7 @@ def board_svg(
     guides: bool = False,
     fresh: Sequence[Edge] = (),
     steps: Sequence[Step] | None = None,
+    tints: Mapping[Edge, Tint] | None = None,
 ) -> str:
     """Render ``board`` as an ``<svg>`` string (``steps``: its :func:`history`, if known).
 
@@ -220,7 +248,9 @@ def board_svg(
     thicker, on a pale halo.  ``interactive`` adds a focusable slot for every
     undrawn edge; ``guides`` draws undrawn edges as faint dotted lines (always
     on when interactive); ``fresh`` edges (and the boxes they claim) fade in one after
-    the other, in the order given.
+    the other, in the order given.  ``tints`` colour undrawn edges (the analysis
+    board's values): a line in the tint's colour, dashed when ``dashed``, with its
+    ``text`` written beside it and added to the edge's accessible name.
     """
     w, h = board.width, board.height
     width, height = 2 * MARGIN + w * CELL, 2 * MARGIN + h * CELL
@@ -286,9 +316,14 @@ def board_svg(
             # One tab stop for the board (the first free edge); arrow keys move from it.
             tabindex = "-1" if tab_stop_given else "0"
             tab_stop_given = True
+            tint = tints.get(edge) if tints else None
+            name = f"Draw {edge}"
+            if tint is not None:
+                parts.append(_tint(edge, h, tint))
+                name += f", {tint.text}"
             parts.append(
                 f'<g class="slot" data-edge="{edge}" tabindex="{tabindex}" role="button" '
-                f'aria-label="Draw {edge}"><polygon class="slot-hit" '
+                f'aria-label="{escape(name)}"><polygon class="slot-hit" '
                 f'points="{_diamond(edge, h)}" fill="transparent"/>'
                 f'<line class="slot-line" {_line(edge, h)}/></g>'
             )

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from dotsboxes import throttle
-from dotsboxes.rules import Board, GameRecord, format_record
+from dotsboxes.rules import Board, Edge, GameRecord, format_record
 
 from . import computer, hints, services
 from .forms import ImportForm, NewGameForm
@@ -275,6 +275,8 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
             last_turn=last_edges,
             title=f"Board after {ply} of {total} edges, {board.size_text}",
         ),
+        "last_edges": last_edges,
+        "board_title": f"Board after {ply} of {total} edges, {board.size_text}",
         "scores": board.scores,
         "current": current,
         "status": _replay_status(game, board, ply, total),
@@ -287,10 +289,32 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
             "last": total,
         },
     }
+    context.update(_replay_analysis(request, game, board, ply, context))
     template = "games/replay.html"
     if request.htmx:
         template += "#replay"
     return render(request, template, context)
+
+
+def _replay_analysis(request: HttpRequest, game: Game, board: Board, ply: int, context: dict):
+    """The game's analysis beside the replay: its panel, marks in the log, the best edge."""
+    from dotsboxes.analysis.views import explore_url, game_panel  # the analysis app builds on games
+
+    url = reverse("games:replay", args=[game.public_id])
+    panel = game_panel(request, game, ply=ply, page_url=url, target="replay")
+    marks = panel.marks_by_ply
+    for row in context["log"]:
+        row["marks"] = [marks[s.ply] for s in row["turn"].steps if s.ply in marks]
+    extra = {"analysis": panel, "explore_url": explore_url(board)}
+    if panel.best:
+        extra["svg"] = board_svg(
+            board,
+            guides=True,
+            last_turn=context["last_edges"],
+            highlight=[Edge.parse(e) for e in panel.best],
+            title=context["board_title"],
+        )
+    return extra
 
 
 def _replay_status(game: Game, board: Board, ply: int, total: int) -> str:

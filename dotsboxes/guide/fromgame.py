@@ -1,39 +1,32 @@
 """Learn from a finished game: its costly moves, and a retry of each position.
 
-The solver runs in the engine's process pool (``dotsboxes.engine.pool``), not
-in the request: the first visit starts the review and shows a short "checking"
-page that reloads itself; the result is kept in the cache, keyed by the game
-and its version, and the retry page checks answers against the stored values.
+The game's stored analysis (:mod:`dotsboxes.analysis`, run in the engine's
+background lane and kept in the database) values every edge: the first visit
+asks for it and shows a short "checking" page that refreshes itself.  Every
+move of a person that gave boxes away is listed, from the first edge to the
+last.  A retry checks the answer against the analysis's best edges, and
+against the analysis board's values of the position (asked for when the retry
+page opens) for any other answer.
 """
 
 from __future__ import annotations
 
-import logging
-from concurrent.futures import Future
-
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from dotsboxes import throttle
-from dotsboxes.engine import pool
+from dotsboxes.analysis import board as board_values
+from dotsboxes.analysis import services as analyses
+from dotsboxes.analysis.models import GameAnalysis
+from dotsboxes.games.identity import browser_token
 from dotsboxes.games.models import Game, Side
 from dotsboxes.rules import RulesError
 
 from .boards import clickable, diagram, try_url
-from .review import BUDGET_PER_POSITION, TOTAL_BUDGET, review_moves
 
-log = logging.getLogger(__name__)
-
-REVIEW_TTL = 60 * 60 * 24
-PENDING_TTL = 120  # a review that has not answered by then is started again
 MODES = (Game.Mode.COMPUTER, Game.Mode.LOCAL)
-
-
-def _key(game: Game) -> str:
-    return f"guide:review:{game.public_id}:{game.version}"
 
 
 def _player_plies(game: Game, moves: list) -> list[int]:
@@ -42,29 +35,12 @@ def _player_plies(game: Game, moves: list) -> list[int]:
     return [i for i, m in enumerate(moves) if not m.by_computer and m.side != computer]
 
 
-def _store(key: str, future: Future) -> None:
-    try:
-        result = future.result()
-    except Exception:  # a crashed worker must not leave the page waiting forever
-        log.exception("game review failed for %s", key)
-        result = {"checked": {}, "complete": False, "error": True}
-    cache.set(key, result, REVIEW_TTL)
-    cache.delete(key + ":pending")
-
-
-def _start_review(game: Game, moves: list) -> None:
-    key = _key(game)
-    if not cache.add(key + ":pending", 1, PENDING_TTL):
-        return  # another request started it
-    future = pool.submit_background(
-        review_moves,
-        game.start_board().key(),
-        [m.edge for m in moves],
-        _player_plies(game, moves),
-        budget=BUDGET_PER_POSITION,
-        total=TOTAL_BUDGET,
-    )
-    future.add_done_callback(lambda f: _store(key, f))
+def _analysis(game: Game) -> GameAnalysis:
+    """The game's stored analysis, asked for if there is none (or it failed)."""
+    analysis = analyses.current(game)
+    if analysis is None or analysis.status == GameAnalysis.Status.FAILED:
+        analysis = analyses.request_analysis(game)
+    return analysis
 
 
 def _game_or_reason(public_id: str) -> tuple[Game, str]:
@@ -73,17 +49,16 @@ def _game_or_reason(public_id: str) -> tuple[Game, str]:
         return game, "Learning from a game works for games against the computer or on one device."
     if game.status != Game.Status.FINISHED:
         return game, "This game is not finished yet: come back when it is over."
+    if not game.moves.exists():
+        return game, "No edge was drawn in this game."
     return game, ""
 
 
-def _mistakes(game: Game, moves: list, review: dict) -> list[dict]:
+def _mistakes(game: Game, moves: list, entries: list[dict]) -> list[dict]:
     rows = []
-    for ply_key, entry in sorted(review["checked"].items(), key=lambda kv: int(kv[0])):
-        ply = int(ply_key)
-        values = entry["values"]
-        best = max(values.values())
-        played = values[entry["played"]]
-        if played < best:
+    for ply in _player_plies(game, moves):
+        entry = entries[ply]
+        if entry["lost"] > 0:
             side = Side(moves[ply].side)
             rows.append(
                 {
@@ -91,9 +66,10 @@ def _mistakes(game: Game, moves: list, review: dict) -> list[dict]:
                     "number": ply + 1,
                     "side": side.value,
                     "name": game.name_of(side),
-                    "played": entry["played"],
-                    "lost": (best - played) // 2,
-                    "best": sorted(e for e, v in values.items() if v == best),
+                    "played": entry["edge"],
+                    "lost": entry["lost"],
+                    "exact": entry["exact"] and entry["played_exact"],
+                    "best": entry["best"],
                     "retry_url": reverse("guide:from_game_retry", args=[game.public_id, ply]),
                 }
             )
@@ -107,23 +83,21 @@ def from_game(request: HttpRequest, public_id: str) -> HttpResponse:
     context = {"game": game, "reason": reason, "back": back}
     if reason:
         return render(request, "guide/from_game.html", context)
-    moves = list(game.moves.order_by("ply"))
-    review = cache.get(_key(game))
-    if review is None:
-        if cache.get(_key(game) + ":pending") is None:  # this visit would start the engine
-            wait = throttle.hit("analysis", *throttle.request_keys(request))
-            if wait:
-                return throttle.too_many(request, wait)
-        _start_review(game, moves)
-        context["pending"] = True
+    if analyses.current(game) is None:  # this visit would start the engine
+        wait = throttle.hit("analysis", *throttle.request_keys(request))
+        if wait:
+            return throttle.too_many(request, wait)
+    analysis = _analysis(game)
+    if analysis.status != GameAnalysis.Status.DONE:
+        context.update(pending=True, done=analysis.done, total=analysis.total)
     else:
-        plies = _player_plies(game, moves)
+        moves = list(game.moves.order_by("ply"))
+        result = analysis.result
         context.update(
-            mistakes=_mistakes(game, moves, review),
-            checked=len(review["checked"]),
-            considered=len(plies),
-            complete=review["complete"] and not review.get("error"),
-            error=review.get("error", False),
+            mistakes=_mistakes(game, moves, result["edges"]),
+            considered=len(_player_plies(game, moves)),
+            exact_from=result["exact_from"] + 1,
+            analysis_url=reverse("analysis:game", args=[game.public_id]),
         )
     template = "guide/from_game.html"
     if request.htmx:
@@ -134,15 +108,20 @@ def from_game(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
     game, reason = _game_or_reason(public_id)
-    review = None if reason else cache.get(_key(game))
-    entry = (review or {}).get("checked", {}).get(ply)
-    if entry is None:
+    analysis = None if reason else analyses.current(game)
+    if analysis is None or analysis.status != GameAnalysis.Status.DONE:
         if reason:
             raise Http404(reason)
         return redirect("guide:from_game", public_id=game.public_id)
+    entries = analysis.result["edges"]
+    if not 0 <= ply < len(entries):
+        raise Http404("There is no such edge in this game.")
+    entry = entries[ply]
     board = game.board(ply=ply)
-    values = entry["values"]
-    best = max(values.values())
+    # The values of every answer come from the analysis board's pass over this
+    # position, started now (in the engine's pool) while the player thinks.
+    key = board.key()
+    board_values.ensure(key, browser_token(request, create=True))
     result, error = None, ""
     if request.method == "POST":
         text = (request.POST.get("edge") or "").strip()
@@ -151,13 +130,9 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
             if board.is_drawn(edge):
                 error = f"{edge} is already drawn: pick an edge that is still missing."
             else:
-                value = values[str(edge)]
-                result = {
-                    "answer": str(edge),
-                    "correct": value == best,
-                    "lost": (best - value) // 2,
-                    "best": sorted(e for e, v in values.items() if v == best),
-                }
+                result = _verdict(str(edge), entry, board_values.values(key))
+                if result is None:
+                    error = "Still checking that edge: try it again in a moment."
         except RulesError as exc:
             error = f"{exc}." if text else "Click an edge on the board, or type one like a1-b1."
     solved = bool(result and result["correct"])
@@ -166,7 +141,7 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
         "game": game,
         "ply": ply,
         "number": ply + 1,
-        "played": entry["played"],
+        "played": entry["edge"],
         "side": board.turn.name.lower(),
         "name": game.name_of(board.turn),
         "result": result,
@@ -181,3 +156,23 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
     if request.htmx and request.method == "POST":
         template += "#exercise"
     return render(request, template, context)
+
+
+def _verdict(answer: str, entry: dict, found: dict | None) -> dict | None:
+    """Whether ``answer`` keeps the value, and the boxes it gives away (None: not known yet)."""
+    best = entry["best"]
+    scores = (found or {}).get("values")
+    usable = bool(scores) and (found.get("exact") or found.get("level") == "deep")
+    if entry["exact"] and answer in best:
+        lost = 0
+    elif usable and answer in scores:
+        top = max(scores.values())
+        best = sorted(e for e, v in scores.items() if v == top)
+        lost = (top - scores[answer]) // 2
+    elif answer == entry["edge"]:
+        lost = entry["lost"]
+    elif answer in best:
+        lost = 0
+    else:
+        return None
+    return {"answer": answer, "correct": lost == 0, "lost": lost, "best": best}

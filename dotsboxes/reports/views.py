@@ -15,6 +15,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from dotsboxes.analysis.views import game_panel
 from dotsboxes.games.models import Game
 from dotsboxes.games.presenters import board_svg
 from dotsboxes.rooms.models import Message
@@ -172,6 +173,10 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "svg": _svg(board) if board else None,
         "board": board,
         "form": ResolveForm(initial={"note": report.resolution_note}),
+        # The game's analysis beside the reported position (its graph links back here).
+        "analysis": game_panel(
+            request, game, ply=ply, page_url=reverse("reports:detail", args=[pk]), target=""
+        ),
         # An online game's chat, so an "offensive chat" report can be judged on the spot.
         "chat": list(
             Message.objects.filter(room__game=game, kind=Message.Kind.CHAT).order_by(

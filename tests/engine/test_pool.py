@@ -100,3 +100,35 @@ def test_workers_end_when_the_server_is_killed():
         for pid in workers:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_background_job_reports_its_progress_to_the_server():
+    script = textwrap.dedent(
+        """
+        from dotsboxes.engine import annotate, pool
+
+        if __name__ == "__main__":
+            seen = []
+            pool.listen("game-1", lambda done, total: seen.append((done, total)))
+            edges = ["a1-b1", "a2-b2", "a1-a2", "b1-b2"]
+            job = pool.submit_background(
+                annotate.annotate, 1, 1, edges, progress=pool.Progress("game-1")
+            )
+            print(job.result(timeout=60)["players"]["red"]["edges"])
+            import time
+            for _ in range(100):
+                if len(seen) == 4:
+                    break
+                time.sleep(0.05)
+            print(seen)
+            pool.shutdown()
+        """
+    )
+    env = {**os.environ, "ENGINE_WORKERS": "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "2"  # the turn passes after each of the first three edges
+    assert lines[1] == "[(1, 4), (2, 4), (3, 4), (4, 4)]"

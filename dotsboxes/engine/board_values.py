@@ -1,0 +1,150 @@
+"""The value of every undrawn edge of a position, for the analysis board.
+
+Pure (no Django): the web app runs these in the engine's pool.  Two passes:
+
+* :func:`quick` answers within about a second on 5 x 5: each edge is valued
+  by a short search of the position it leads to (estimates); with 36 edges
+  or fewer left the solver gets half the time first (if it settles every
+  edge that fast, the values are exact).  Searches end at the deadline.
+* :func:`deep` spends up to ``budget`` seconds: the solver values every edge
+  exactly (:func:`solver.move_values`, one shared table); if it cannot, each
+  edge's position is tried on its own and the rest keep a longer search's
+  estimate.
+
+An edge's value is the mover's final margin over the boxes unclaimed before
+it, with best play afterwards (the solver's convention): the best edges have
+the position's value, and an edge ``2k`` below the best gives ``k`` boxes away.
+"""
+
+from __future__ import annotations
+
+import time
+
+from dotsboxes.rules import Board, Edge
+
+from . import search as _search
+from . import solver as _solver
+from .analysis import analyse, describe
+
+#: Search nodes per edge in the quick pass, and in the deep pass's estimates.
+QUICK_NODES = 150
+DEEP_NODES = 1_500
+#: The quick pass's time (the solver gets half of it when at most
+#: :data:`QUICK_SOLVER_EDGES` edges are left).
+QUICK_SECONDS = 0.8
+QUICK_SOLVER_EDGES = 36
+#: Solver nodes per step of an exact principal variation.
+PV_SOLVER_NODES = 20_000
+#: Longest principal variation shown (edges).
+PV_LENGTH = 10
+
+
+def _child_value(board: Board, edge: Edge, value_after: int) -> int:
+    claimed = board.claims(edge)
+    return claimed + value_after if claimed else -value_after
+
+
+def _estimate_edge(board: Board, edge: Edge, nodes: int, deadline: float | None = None) -> int:
+    board.push(edge)
+    try:
+        after = (
+            0
+            if board.is_over()
+            else _search.search(board, max_nodes=nodes, deadline=deadline).value
+        )
+    finally:
+        board.pop()
+    return _child_value(board, edge, after)
+
+
+def _result(
+    board: Board,
+    values: dict[Edge, int],
+    exact: dict[Edge, bool],
+    level: str,
+    deadline: float | None = None,
+) -> dict:
+    best = max(values.values()) if values else 0
+    return {
+        "key": board.key(),
+        "level": level,
+        "values": {str(e): v for e, v in values.items()},
+        "exact_edges": [str(e) for e, x in exact.items() if x],
+        "exact": bool(values) and all(exact.values()),
+        "value": best,
+        "best": sorted(str(e) for e, v in values.items() if v == best),
+        "pv": _principal_variation(board, values, all(exact.values()), deadline),
+        "summary": describe(analyse(board)),
+    }
+
+
+def _principal_variation(
+    board: Board, values: dict[Edge, int], exact: bool, deadline: float | None
+) -> list[str]:
+    """The best line from ``board`` as edge names (solver-proved when ``exact``).
+
+    It stops at :data:`PV_LENGTH` edges, or where the time is up.
+    """
+    if not values:
+        return []
+    first = max(values, key=lambda e: (values[e], -board.index(e)))
+    line, b = [str(first)], board.copy(stack=False)
+    b.push(first)
+    while not b.is_over() and len(line) < PV_LENGTH:
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        if exact:
+            solution = _solver.solve(b, max_nodes=PV_SOLVER_NODES)
+            if solution is None or not solution.best:
+                break
+            move = solution.best[0]
+        else:
+            move = _search.search(b, max_nodes=QUICK_NODES, deadline=deadline).edge
+        line.append(str(move))
+        b.push(move)
+    return line
+
+
+def quick(key: str, *, budget: float = QUICK_SECONDS) -> dict:
+    """First values for every undrawn edge of the position ``key`` within about ``budget`` s."""
+    board = Board.from_key(key)
+    if board.is_over():
+        return _result(board, {}, {}, "quick")
+    deadline = time.perf_counter() + budget
+    if len(board.legal_moves) <= QUICK_SOLVER_EDGES:
+        values = _solver.move_values(board, budget=budget * 0.5)
+        if values is not None:
+            return _result(board, values, dict.fromkeys(values, True), "quick", deadline)
+    values = {e: _estimate_edge(board, e, QUICK_NODES, deadline) for e in board.legal_moves}
+    return _result(board, values, dict.fromkeys(values, False), "quick", deadline)
+
+
+def deep(key: str, *, budget: float = 5.0) -> dict:
+    """Exact values where the solver settles them within ``budget`` seconds, else estimates.
+
+    The solver gets 60 % of the budget for the whole position, then what is
+    left (less a tenth kept for the estimates) edge by edge.
+    """
+    board = Board.from_key(key)
+    if board.is_over():
+        return _result(board, {}, {}, "deep")
+    deadline = time.perf_counter() + budget
+    values = _solver.move_values(board, budget=budget * 0.6)
+    if values is not None:
+        return _result(board, values, dict.fromkeys(values, True), "deep", deadline)
+    solver_until = deadline - budget * 0.1
+    values, exact = {}, {}
+    for edge in board.legal_moves:
+        left = solver_until - time.perf_counter()
+        after = None
+        if left > 0.02:
+            board.push(edge)
+            try:
+                after = 0 if board.is_over() else _solver.value(board, budget=min(left, 0.5))
+            finally:
+                board.pop()
+        if after is not None:
+            values[edge], exact[edge] = _child_value(board, edge, after), True
+        else:
+            values[edge], exact[edge] = _estimate_edge(board, edge, DEEP_NODES, deadline), False
+    return _result(board, values, exact, "deep", deadline)

@@ -1,0 +1,100 @@
+"""The analysis board through plain GET forms and links (no JavaScript)."""
+
+from __future__ import annotations
+
+import re
+import time
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from django.urls import reverse
+
+from dotsboxes.engine import solver
+from dotsboxes.rules import Board
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BOARD = reverse("analysis:board")
+
+
+def settled(client, url: str, timeout: float = 60.0) -> str:
+    """Fetch ``url`` until its values are final (as the page's refresh does)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        page = client.get(url).content.decode()
+        if 'data-state="final"' in page:
+            return page
+        assert '<meta http-equiv="refresh"' in page  # without JS the page refreshes itself
+        assert time.monotonic() < deadline, "the values did not come in time"
+        time.sleep(0.2)
+
+
+def values_of(page: str) -> dict[str, int]:
+    rows = re.findall(r'<tr><th scope="row">([a-z0-9-]+)</th><td>([+-]\d+)</td>', page)
+    return {edge: int(v) for edge, v in rows}
+
+
+def test_every_free_edge_gets_its_exact_value_on_a_small_board(client):
+    page = settled(client, BOARD + "?size=2x2")
+    values = values_of(page)
+    board = Board(2, 2)
+    assert values == {str(e): v for e, v in solver.move_values(board).items()}
+    assert "Exact values (solved)." in page
+    # Each value is spoken with its edge, and coloured on the board.
+    assert re.search(
+        r'aria-label="Draw a1-b1, (best|loses \d box(es)?), exact, value [+-]\d+"', page
+    )
+    assert page.count('class="tint"') == 12
+    assert "Best line:" in page and "Components:" in page
+
+
+def test_drawing_edges_keeps_the_position_in_the_url_and_undo_goes_back(client):
+    response = client.get(BOARD + "?size=2x2&edge=a1-b1")
+    assert response.status_code == 302
+    query = parse_qs(urlparse(response["Location"]).query)
+    assert query["line"] == ["a1-b1"] and query["position"] == ["2x2.0.0.b"]
+    response = client.get(response["Location"] + "&edge=a1-a2")
+    second = response["Location"]
+    assert parse_qs(urlparse(second).query)["line"] == ["a1-b1,a1-a2"]
+    page = settled(client, second)
+    board = Board(2, 2)
+    board.play("a1-b1")
+    board.play("a1-a2")
+    assert values_of(page) == {str(e): v for e, v in solver.move_values(board).items()}
+    undo = re.search(r'<a class="button secondary" href="([^"]+)"[^>]*>Undo</a>', page)
+    assert parse_qs(urlparse(undo.group(1).replace("&amp;", "&")).query)["line"] == ["a1-b1"]
+
+
+def test_an_illegal_edge_or_a_forged_key_gets_a_plain_message(client):
+    page = client.get(BOARD + "?size=2x2&line=a1-b1&edge=a1-b1").content.decode()
+    assert "a1-b1 is already drawn" in page or "already" in page
+    assert 'value="a1-b1"' in page  # the line is kept
+    page = client.get(BOARD + "?position=zz.1.0.b").content.decode()
+    assert "is not a position key" in page
+    response = client.get(BOARD + "?size=2x2&line=a1-b1,zz-top")
+    assert response.status_code == 200
+    assert "The line stops before zz-top" in response.content.decode()
+
+
+def test_the_side_to_move_toggle_sets_up_a_position(client):
+    page = client.get(BOARD + "?size=2x2").content.decode()
+    toggle = re.search(r"href=\"([^\"]+)\"[^>]*>Make it Red(?:&#x27;|')s move</a>", page)
+    assert toggle is not None
+    url = toggle.group(1).replace("&amp;", "&")
+    assert parse_qs(urlparse(url).query)["position"] == ["2x2.0.0.r"]
+    page = settled(client, url)
+    assert "Values for Red" in page
+
+
+def test_one_analysis_per_visitor_at_a_time(client):
+    from django.core.cache import cache
+
+    from dotsboxes.analysis import board as board_jobs
+
+    # Values found by an earlier run stay in a shared (Redis) cache: start afresh.
+    cache.delete_many([board_jobs._key("5x5.0.0.b"), board_jobs._key("4x4.0.0.b")])
+    # The 5 x 5 board's first pass takes a moment; a second position waits for it.
+    client.get(BOARD + "?size=5x5")
+    page = client.get(BOARD + "?size=4x4").content.decode()
+    assert "Your previous position is still being analysed" in page
+    assert 'data-state="mine"' in page
