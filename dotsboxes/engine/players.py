@@ -380,6 +380,10 @@ def _think(
     solver = _solver()
     table = game.solver_table(board)
     limit = int(budget * SOLVER_SHARE * SOLVER_RATE)
+    # On a loaded machine the hard stop, not the node limit, ends the solver's
+    # rounds: it keeps the search's share of the wall time, so the search still
+    # finishes a few iterations instead of answering with its first move.
+    solver_deadline = None if deadline is None else start + SOLVER_SHARE * (deadline - start)
     spent = 0
     only: list[Edge] | None = None
     if solver is not None and len(board.legal_moves) > 1:
@@ -388,14 +392,16 @@ def _think(
             nodes = max(SOLVER_MIN_NODES, int(limit * share))
             if spent and not _solver_reach(safe, spent + nodes):
                 break  # clearly out of reach: the search gets the rest
-            solution = solver.solve(board, budget=_left(deadline), max_nodes=nodes, table=table)
+            solution = solver.solve(
+                board, budget=_left(solver_deadline), max_nodes=nodes, table=table
+            )
             if solution is not None:
                 spent += solution.nodes
-                edge = _proved_best(solver, board, solution, seed, deadline, limit, table)
+                edge = _proved_best(solver, board, solution, seed, solver_deadline, limit, table)
                 seconds = time.perf_counter() - start
                 return Thought(edge, solution.value, True, spent, seconds, proved=True)
             spent += nodes
-            if deadline is not None and time.perf_counter() >= deadline:
+            if solver_deadline is not None and time.perf_counter() >= solver_deadline:
                 break
         # What the rounds proved.  A move whose lower bound reaches every move's
         # upper bound is best and its value exact (the last round often ends while

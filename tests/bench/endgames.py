@@ -214,8 +214,9 @@ def run(args: argparse.Namespace) -> None:
         proved_ok = proved = 0
         for p in positions:
             board = Board.from_key(p["key"])
-            # As the product plays: fresh tables, hard stop on.
-            thought = players.Game().think(board, budget=budget, seed=0)
+            # As the product plays: fresh tables, hard stop on (``--no-hard-stop``:
+            # node limits alone, what an unloaded machine plays).
+            thought = players.Game().think(board, budget=budget, seed=0, hard_stop=args.hard_stop)
             used.append(thought.seconds)
             loss = p["value"] - p["moves"][str(thought.edge)]
             lost[budget].append(loss)
@@ -258,6 +259,7 @@ def main() -> None:
     r = sub.add_parser("run")
     r.add_argument("--budgets", default="1,2,4,10")
     r.add_argument("--limit", type=int, default=0)
+    r.add_argument("--no-hard-stop", dest="hard_stop", action="store_false")
     args = parser.parse_args()
     {"generate": generate, "crosscheck": crosscheck, "run": run}[args.command](args)
 
