@@ -15,7 +15,9 @@ import pytest
 
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:]
 #: This xdist worker's port (6391, 6393, ...); the chaos suite's short runs take the next one.
-OUTAGE_PORT = 6391 + 2 * (int(_worker) if _worker.isdigit() else 0)
+OUTAGE_PORT = int(os.environ.get("OUTAGE_REDIS_PORT") or 6391) + 2 * (
+    int(_worker) if _worker.isdigit() else 0
+)
 
 
 def _answers(port: int) -> bool:
