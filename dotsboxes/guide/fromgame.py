@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from dotsboxes import throttle
 from dotsboxes.engine import pool
 from dotsboxes.games.models import Game, Side
 from dotsboxes.rules import RulesError
@@ -109,6 +110,10 @@ def from_game(request: HttpRequest, public_id: str) -> HttpResponse:
     moves = list(game.moves.order_by("ply"))
     review = cache.get(_key(game))
     if review is None:
+        if cache.get(_key(game) + ":pending") is None:  # this visit would start the engine
+            wait = throttle.hit("analysis", *throttle.request_keys(request))
+            if wait:
+                return throttle.too_many(request, wait)
         _start_review(game, moves)
         context["pending"] = True
     else:

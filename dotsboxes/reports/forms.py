@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from django import forms
 
+from dotsboxes.text import reject_control_characters
+
 from .models import Report
 
 
@@ -22,6 +24,7 @@ class ReportForm(forms.ModelForm):
 
     def clean_text(self) -> str:
         text = self.cleaned_data["text"].strip()
+        reject_control_characters(text)
         if len(text) < 5:
             raise forms.ValidationError("Please describe the problem in a few words.")
         return text
@@ -31,6 +34,7 @@ class ResolveForm(forms.Form):
     note = forms.CharField(
         label="Resolution note",
         max_length=2000,
+        validators=[reject_control_characters],
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="What you found and what was done. The reporter does not see this.",
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
+from dotsboxes.text import reject_control_characters
+
 from .identity import NAME_MAX, clean_name
 from .models import Room
 
@@ -17,6 +19,7 @@ class NameField(forms.CharField):
             label="Your display name",
             help_text="Shown to your opponent and to spectators.",
             error_messages={"required": "Choose a display name."},
+            validators=[reject_control_characters],
             **kwargs,
         )
 

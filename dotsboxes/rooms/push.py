@@ -113,8 +113,8 @@ def _send(group: str, html: str) -> None:
         return
     try:
         async_to_sync(layer.group_send)(group, {"type": "push", "html": html})
-    except Exception:  # a lost push is repaired by the clients' version check
-        logger.exception("push to %s failed", group)
+    except Exception as exc:  # a lost push is repaired by the clients' version check
+        logger.warning("push to %s failed: %r", group, exc)
 
 
 # The last "game" push rendered in this thread, so the request that caused it can

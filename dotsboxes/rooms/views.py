@@ -17,10 +17,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from dotsboxes import throttle
 from dotsboxes.games.services import GameError
+from dotsboxes.text import control_character_message, first_control_character
 
 from . import services
-from .errors import RoomError, StaleVersion
+from .errors import RoomError, StaleVersion, TooFast
 from .forms import CreateRoomForm, JoinForm
 from .identity import NAME_KEY, Viewer, ensure_token, seat_of, viewer_from_request
 from .models import Room
@@ -45,6 +47,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@throttle.limit("room_create")
 def create(request: HttpRequest) -> HttpResponse:
     form = CreateRoomForm(request.POST, signed_in=request.user.is_authenticated)
     if not form.is_valid():
@@ -122,8 +125,17 @@ def _version(request: HttpRequest) -> int | None:
 
 
 def _act(
-    request: HttpRequest, public_id: str, action: Callable[[Viewer, int | None], Room | object]
+    request: HttpRequest,
+    public_id: str,
+    action: Callable[[Viewer, int | None], Room | object],
+    *,
+    limit: str = "",
 ) -> HttpResponse:
+    if limit:
+        wait = throttle.hit(limit, *throttle.request_keys(request))
+        if wait:
+            room = Room.objects.filter(game__public_id=public_id).first()
+            return _refused(request, room, TooFast(throttle.message(wait)))
     viewer = viewer_from_request(request)
     version = _version(request)
     try:
@@ -194,6 +206,7 @@ def offer(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
         lambda viewer, version: services.room_offer(
             public_id=public_id, viewer=viewer, kind=kind, version=version
         ),
+        limit="offer",
     )
 
 
@@ -206,6 +219,7 @@ def answer(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
         lambda viewer, version: services.room_answer(
             public_id=public_id, viewer=viewer, kind=kind, accept=accept, version=version
         ),
+        limit="offer",
     )
 
 
@@ -224,8 +238,13 @@ def swap(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def chat(request: HttpRequest, public_id: str) -> HttpResponse:
     text = request.POST.get("preset") or request.POST.get("text", "")
+    char = first_control_character(text)
+    if char is not None:
+        room = Room.objects.filter(game__public_id=public_id).first()
+        return _refused(request, room, RoomError(control_character_message(char)))
     return _act(
         request,
         public_id,
         lambda viewer, _version: services.room_chat(public_id=public_id, viewer=viewer, text=text),
+        limit="chat",
     )
