@@ -15,10 +15,10 @@ from django.utils.timesince import timeuntil
 
 from dotsboxes import clock
 from dotsboxes.games.models import Game, Side
-from dotsboxes.games.presenters import CELL, MARGIN, board_svg
 from dotsboxes.games.turns import TurnSpan, both_have_played, turn_spans
-from dotsboxes.rules import Board, Edge
+from dotsboxes.rules import Board
 
+from .board import board_svg as room_board_svg
 from .models import Message, Room
 
 CHAT_SHOWN = 60
@@ -96,13 +96,22 @@ class RoomView:
 
     @property
     def board_html(self) -> SafeString:
+        board, spans = self.board, self.spans
+        owners = {
+            board.move_stack[ply]: span.player
+            for span in spans
+            for ply in range(span.start, span.stop)
+        }
+        last = spans[-1] if spans else None
         return mark_safe(
-            board_markup(self.board, playable=self.active and self.started, last=self._last_turn())
+            room_board_svg(
+                board,
+                owners=owners,
+                last=board.move_stack[last.start :] if last else [],
+                last_player=last.player if last else None,
+                playable=self.active and self.started,
+            )
         )
-
-    def _last_turn(self) -> list[Edge]:
-        stack = self.board.move_stack
-        return stack[self.spans[-1].start :] if self.spans else []
 
     @property
     def status_text(self) -> str:
@@ -148,36 +157,6 @@ class RoomView:
     @property
     def pending_kinds(self) -> set[str]:
         return {offer["kind"] for offer in self.pending}
-
-
-def _xy(x: int, y: int, height: int) -> tuple[int, int]:
-    return MARGIN + x * CELL, MARGIN + (height - y) * CELL
-
-
-def board_markup(board: Board, *, playable: bool, last: list[Edge]) -> str:
-    """The static board picture with an overlay of click targets on the undrawn edges."""
-    picture = board_svg(board, last_turn=last)
-    if not playable:
-        return picture
-    w, h = board.width, board.height
-    parts = [
-        f'<svg class="board-targets" viewBox="0 0 {2 * MARGIN + w * CELL} {2 * MARGIN + h * CELL}" '
-        f'aria-label="Edges you can draw">'
-    ]
-    pad, half = 9, 11  # keep clear of the dots; a finger-sized band around the edge
-    for edge in board.legal_moves:
-        (x1, y1), (x2, y2) = edge.dots
-        (px1, py1), (px2, py2) = _xy(x1, y1, h), _xy(x2, y2, h)
-        if edge.horizontal:
-            x, y, width, height = px1 + pad, py1 - half, px2 - px1 - 2 * pad, 2 * half
-        else:
-            x, y, width, height = px2 - half, py2 + pad, 2 * half, py1 - py2 - 2 * pad
-        parts.append(
-            f'<rect class="edge-target" data-edge="{edge}" x="{x}" y="{y}" width="{width}" '
-            f'height="{height}" rx="6" tabindex="0" role="button" aria-label="Draw {edge}"/>'
-        )
-    parts.append("</svg>")
-    return picture + "".join(parts)
 
 
 def room_view(

@@ -15,6 +15,7 @@ still roll back.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 
 from asgiref.sync import async_to_sync
@@ -23,21 +24,26 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from django.dispatch import receiver
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from dotsboxes.games.events import GameChanged, game_changed
 from dotsboxes.games.models import Game
+from dotsboxes.games.turns import both_have_played
+from dotsboxes.rules import Board, Edge
 
+from .board import move_oob
 from .models import Room
 from .presenters import lobby_rooms, room_view
 
 logger = logging.getLogger(__name__)
+_SPACE = re.compile(r"\s*\n\s*")
 LOBBY_GROUP = "lobby"
 
 # What each kind of push carries: offers, results and the clock's turns change
-# nearly everything, presence and chat only their own corners.  A plain edge
-# ("move", sent to the page as a "game" push) leaves the spectators and the chat
-# as they were, so it skips them: most pushes are edges, and the two lists are
-# the part of the room that grows.
+# nearly everything, presence and chat only their own corners.  An edge that ends
+# the game ("move", sent to the page as a "game" push) leaves the spectators and
+# the chat as they were, so it skips them; an edge in a game that goes on is
+# pushed leaner still, by :func:`render_move`.
 FRAGMENTS = {
     "game": ("board", "players", "status", "actions", "log", "spectators", "chat"),
     "move": ("board", "players", "status", "actions", "log"),
@@ -53,6 +59,52 @@ def render_room(room: Room, kind: str = "game", *, view: object = None) -> str:
     return render_to_string(
         "rooms/push.html", {"v": view, "kind": marker, "parts": FRAGMENTS[kind], "oob": True}
     )
+
+
+def render_move(room: Room, change: GameChanged) -> str:
+    """The lean push of an edge in a game that goes on: only what the edge changed.
+
+    Its edges, boxes and targets, the last turn's halo, the scores and clock
+    (players), the status sentence (read out by screen readers), the turns of the
+    log it touched, and the actions only when they change (the offers an edge
+    withdraws, the abort button that goes once both have played).  Everything
+    else on the page (earlier edges, chat, spectators) stays as it was; a page
+    that missed a version re-fetches the whole room instead (``rooms.js``)."""
+    view = room_view(room, messages=False)
+    board, spans = view.board, view.spans
+    first_new = len(board.move_stack) - len(change.drawn)
+    last = spans[-1]
+    board_oob = move_oob(
+        board,
+        drawn=[(Edge.parse(d.edge), d.side.player, d.claimed) for d in change.drawn],
+        last=board.move_stack[last.start :],
+        last_player=last.player,
+        continued=last.start < first_new,
+    )
+    touched = [(s, t) for s, t in zip(spans, view.turns, strict=True) if s.stop > first_new]
+    context = {
+        "v": view,
+        "kind": "game",
+        "oob": True,
+        "board_oob": mark_safe(board_oob),  # built from edges and numbers only
+        "whole_log": first_new == 0,
+        "replaced": [t for s, t in touched if s.start < first_new],
+        "added": [t for s, t in touched if s.start >= first_new],
+        # The offers this edge withdrew; the abort button, gone once both have played.
+        "actions": getattr(room, "offers_withdrawn", False),
+        "abort_gone": not view.can_abort and len(spans) <= 3 and _could_abort(board, change),
+    }
+    # The partials' indentation is a third of the bytes: a run of white space shows as
+    # one space in HTML, so it is sent as one.
+    return _SPACE.sub(" ", render_to_string("rooms/push.html#move", context))
+
+
+def _could_abort(board: Board, change: GameChanged) -> bool:
+    """Whether the game could be aborted before this change's edges (early turns only)."""
+    before = board.copy()
+    for _ in change.drawn:
+        before.pop()
+    return not both_have_played(before)
 
 
 def _send(group: str, html: str) -> None:
@@ -126,7 +178,9 @@ def on_game_changed(sender: object, *, change: GameChanged, **kwargs: object) ->
         if new is not None:
             context = {"url": new.get_absolute_url(), "version": change.version}
             _send(room.group, render_to_string("rooms/redirect.html", context))
-    if change.event == "move":
+    if change.event == "move" and change.active:
+        html = render_move(room, change)
+    elif change.event == "move":  # the last edge: the board, result and actions, no chat
         html = render_room(room, "move", view=room_view(room, messages=False))
     else:
         html = render_room(room)

@@ -58,9 +58,35 @@
     if (v !== mine) { evt.preventDefault(); resync(); }
   });
 
-  // Server time, so countdowns agree with the server's deadline.
+  // The mover's own response carries the same fragments as the push: a move push
+  // appends edges, so whichever of the two arrives second must not be applied again,
+  // and one that skips a version fetches the truth instead.
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var html = evt.detail.serverResponse;
+    var config = evt.detail.requestConfig;
+    if (!config || config.verb !== "post") return; // a re-fetch is always applied
+    if (typeof html !== "string" || attr(html, "data-kind") !== "game") return;
+    var v = Number(attr(html, "data-version"));
+    var mine = version();
+    if (v <= mine) { evt.detail.shouldSwap = false; return; }
+    if (v > mine + 1) { evt.detail.shouldSwap = false; resync(); }
+  });
+
+  // A lean push leaves the action forms as they were: they send the version the page shows.
+  document.addEventListener("htmx:configRequest", function (evt) {
+    var p = evt.detail.parameters;
+    var form = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("#room-actions");
+    if (form && p && p.version != null) p.version = String(version());
+  });
+
+  // Server time, so countdowns agree with the server's deadline; whose turn it is, for
+  // the board (a push sends it with the version, not with the whole board).
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
-    if (evt.detail.target && evt.detail.target.id === "room-sync") noteServerTime();
+    if (!evt.detail.target || evt.detail.target.id !== "room-sync") return;
+    noteServerTime();
+    var board = document.getElementById("room-board");
+    var turn = syncEl().dataset.turn;
+    if (board && turn !== undefined) board.dataset.turn = turn;
   });
   function noteServerTime() {
     var s = syncEl();

@@ -10,6 +10,8 @@ Empties the database, starts ``--processes`` servers (PostgreSQL + channels-redi
 in-memory layer otherwise), opens ``--games`` rooms with two players each and
 ``--spectators`` anonymous spectators per room, spread over the servers, then
 has every game draw ``--moves`` edges, one every ``--pace`` seconds (jittered).
+It prints the bytes of each move's push as received (median, p95, max) and the
+servers' CPU time per move (from ``/proc``, all server processes together).
 For each move it measures the time from sending the POST to the push with the
 new version arriving at the opponent and at each spectator, and counts version
 gaps (a push that skips a version) and pushes that never arrived.  The client
@@ -184,6 +186,7 @@ class Stats:
         self.gaps = 0
         self.seen: dict[tuple[int, str], set[int]] = defaultdict(set)
         self.errors: list[str] = []
+        self.push_bytes: list[int] = []  # each move's push as it arrived (a text frame)
 
 
 async def listen(
@@ -227,6 +230,7 @@ async def _receive(ws, key, game, role, stats, ready) -> None:
                 continue
             if kind != "game":
                 continue
+            stats.push_bytes.append(len(msg.data.encode()))
             if last is not None and version > last + 1:
                 stats.gaps += 1
             last = max(last or 0, version)
@@ -405,6 +409,12 @@ def report(args: argparse.Namespace, setup: str, stats: Stats) -> None:
         f"version gaps: {stats.gaps}   pushes never received: {missing}   "
         f"errors: {len(stats.errors)}"
     )
+    if stats.push_bytes:
+        print(
+            f"move push on the wire: median {statistics.median(stats.push_bytes):.0f} B   "
+            f"p95 {percentile(stats.push_bytes, 0.95):.0f} B   max {max(stats.push_bytes)} B   "
+            f"(n={len(stats.push_bytes)}, payload of the WebSocket text frame)"
+        )
     servers, client, machine, pg, redis = stats.cpu
     per_move = 1000 / max(moves, 1)
     print(

@@ -221,3 +221,86 @@ def test_a_presence_push_rendered_before_the_last_move_does_not_roll_the_page_ba
     expect(bob.locator("#room-status")).to_contain_text("(current)")
     for context in contexts:
         context.close()
+
+
+SNAPSHOT = """() => {
+  const q = (s) => Array.from(document.querySelectorAll(s));
+  const norm = (t) => t.replace(/\\s+/g, " ").trim();
+  return {
+    version: document.getElementById("room-sync").dataset.version,
+    turn: document.getElementById("room-board").dataset.turn,
+    edges: q("#room-board line.edge").map((e) => e.dataset.edge + " " + e.getAttribute("class")),
+    stripes: q("#room-board .edge-stripe").length,
+    boxes: q("#room-board .box").map((b) => b.dataset.box + " " + b.getAttribute("class")
+      + " " + b.textContent).sort(),
+    last: q("#rb-last line").map((l) => l.getAttribute("class") + l.getAttribute("x1")
+      + "," + l.getAttribute("y1") + "," + l.getAttribute("x2") + "," + l.getAttribute("y2")),
+    targets: q("#room-board .edge-target").map((t) => t.dataset.edge).sort(),
+    scores: q(".seat-score").map((s) => s.textContent + " " + s.getAttribute("aria-label")),
+    toMove: q(".seat.to-move").map((s) => s.dataset.side),
+    status: norm(document.getElementById("room-status").textContent),
+    log: q("#room-log li").map((li) => norm(li.textContent)),
+    abort: q("#room-abort").length,
+  };
+}"""
+
+
+def play_some(pages: dict[str, Page], moves: int, seed: int, *watchers: Page) -> None:
+    """Draw ``moves`` edges, each by whoever is to move, on a target picked at random."""
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(moves):
+        turn = pages["blue"].locator("#room-board").get_attribute("data-turn")
+        mover = pages[turn]
+        targets = mover.locator(".edge-target")
+        edge = targets.nth(rng.randrange(targets.count())).get_attribute("data-edge")
+        draw(mover, edge, *[p for p in pages.values() if p is not mover], *watchers)
+
+
+def test_pushed_moves_leave_every_page_as_a_fresh_load_would_show_it(site, browser):
+    alice, bob, carol = (browser.new_context().new_page() for _ in range(3))
+    link = open_room(alice, site, size="3")
+    take_seat(bob, link, "Bob")
+    carol.goto(link)
+    expect(carol.locator("#conn")).to_have_text("Connected")
+    play_some({"blue": alice, "red": bob}, 16, 7, carol)
+    seen = {name: page.evaluate(SNAPSHOT) for name, page in (("a", alice), ("c", carol))}
+    assert seen["c"]["boxes"], "the moves claimed no box: pick another seed"
+    assert seen["c"]["abort"] == 0  # both have played: the abort button went with a push
+    shot(carol, "lean-pushes-spectator")
+    for name, page in (("a", alice), ("c", carol)):
+        page.reload()
+        expect(page.locator("#conn")).to_have_text("Connected")
+        assert page.evaluate(SNAPSHOT) == seen[name]
+
+
+def test_a_page_that_misses_a_push_fetches_the_whole_room(site, browser):
+    alice, bob, carol = (browser.new_context().new_page() for _ in range(3))
+    link = open_room(alice, site, size="3")
+    take_seat(bob, link, "Bob")
+    carol.goto(link)
+    expect(carol.locator("#conn")).to_have_text("Connected")
+    play_some({"blue": alice, "red": bob}, 3, 3, carol)
+    fetched: list[str] = []
+    carol.on("request", lambda r: fetched.append(r.url) if r.url.endswith("/state") else None)
+    # Lose the next push on its way to the spectator's page, as a dropped message would.
+    carol.evaluate(
+        """() => window.addEventListener("htmx:wsBeforeMessage", function drop(evt) {
+             if (evt.detail.message.includes('data-kind="game"')) {
+               evt.preventDefault(); window.removeEventListener("htmx:wsBeforeMessage", drop, true);
+             }
+           }, true)"""
+    )
+    start = version(carol)
+    play_some({"blue": alice, "red": bob}, 1, 4)
+    expect(alice.locator("#room-sync")).to_have_attribute("data-version", str(start + 1))
+    carol.wait_for_timeout(500)
+    assert version(carol) == start  # the push was lost
+    play_some({"blue": alice, "red": bob}, 1, 5, carol)  # the next one shows the gap
+    expect(carol.locator("#room-sync")).to_have_attribute("data-version", str(start + 2))
+    assert fetched, "the gap did not make the page fetch the room"
+    seen = carol.evaluate(SNAPSHOT)
+    carol.reload()
+    expect(carol.locator("#conn")).to_have_text("Connected")
+    assert carol.evaluate(SNAPSHOT) == seen
