@@ -222,6 +222,8 @@ X_FRAME_OPTIONS = "DENY"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "dotsboxes" / "locale"]
+# Our English date formats ("2 Dec 2026"); other languages use Django's own.
+FORMAT_MODULE_PATH = ["dotsboxes.formats"]
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"

@@ -183,6 +183,17 @@ class Game(models.Model):
             return gettext("Computer (%(level)s)") % {"level": level_name(level)}
         return name
 
+    def display_of(self, side: Side | Player) -> str:
+        """A player's name with their colour, e.g. "Ada (Blue)"; just "Blue" if unnamed."""
+        side = Side.of(side) if isinstance(side, Player) else Side(side)
+        name, colour = self.label_of(side), player_name(side.player)
+        if name == colour:
+            return name
+        if self.is_computer(side):  # "Computer (casual)" becomes "Computer (casual, Red)"
+            level = level_name(self.computer_level)
+            return gettext("Computer (%(level)s, %(side)s)") % {"level": level, "side": colour}
+        return gettext("%(name)s (%(side)s)") % {"name": name, "side": colour}
+
     @property
     def blue_label(self) -> str:
         return self.label_of(Side.BLUE)
@@ -190,6 +201,19 @@ class Game(models.Model):
     @property
     def red_label(self) -> str:
         return self.label_of(Side.RED)
+
+    @property
+    def blue_display(self) -> str:
+        return self.display_of(Side.BLUE)
+
+    @property
+    def red_display(self) -> str:
+        return self.display_of(Side.RED)
+
+    @property
+    def computer_label(self) -> str:
+        """ "Computer (casual)" in the reader's language."""
+        return gettext("Computer (%(level)s)") % {"level": level_name(self.computer_level)}
 
     def is_computer(self, side: Side | Player) -> bool:
         """True if the computer plays ``side`` in this game."""

@@ -200,13 +200,7 @@ class Panel:
 
 def display_name(game: Game, side: Side) -> str:
     """A player's name with their colour, e.g. "Ada (Blue)"; just "Blue" if unnamed."""
-    name, colour = game.label_of(side), player_name(side.player)
-    if name == colour:
-        return name
-    if game.is_computer(side):  # "Computer (casual)" becomes "Computer (casual, Red)"
-        level = level_name(game.computer_level)
-        return gettext("Computer (%(level)s, %(side)s)") % {"level": level, "side": colour}
-    return gettext("%(name)s (%(side)s)") % {"name": name, "side": colour}
+    return game.display_of(side)
 
 
 def legend_html(game: Game) -> str:

@@ -82,6 +82,10 @@ class Turn:
     def text(self) -> str:
         return ", ".join(str(e) for e in self.edges)
 
+    @property
+    def player_name(self) -> str:
+        return player_name(self.player)
+
 
 def history(board: Board) -> list[Step]:
     """Every edge on the board's move stack with its mover and claims.

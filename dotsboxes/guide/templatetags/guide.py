@@ -30,3 +30,14 @@ def edges(text: str) -> SafeString:
 def try_url(board: Board) -> str:
     """The "try it" link: the play page starting from ``board``, playing the side to move."""
     return _try_url(board)
+
+
+@register.filter
+def side_name(side: object) -> str:
+    """ "blue"/"red" (or a ``Player``) as the reader's word for that player."""
+    from dotsboxes.games.presenters import player_name
+    from dotsboxes.rules import Player
+
+    if not isinstance(side, Player):
+        side = Player.RED if str(side).lower() == "red" else Player.BLUE
+    return player_name(side)
