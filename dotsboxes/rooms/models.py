@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from dotsboxes.games.models import Game, Side
 
@@ -18,9 +19,9 @@ CHAT_MAX_LENGTH = 200
 
 class Room(models.Model):
     class Timer(models.IntegerChoices):
-        NONE = 0, "No timer"
-        SECONDS_30 = 30, "30 seconds a move"
-        SECONDS_60 = 60, "60 seconds a move"
+        NONE = 0, _("No timer")
+        SECONDS_30 = 30, _("30 seconds a move")
+        SECONDS_60 = 60, _("60 seconds a move")
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="room")
     host_side = models.CharField(max_length=4, choices=Side.choices)

@@ -9,8 +9,10 @@ show, whether the board is clickable) is decided in CSS from the page's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, pgettext
 
 from dotsboxes.games.models import Game, Side
 from dotsboxes.games.presenters import CELL, MARGIN, board_svg
@@ -99,25 +101,31 @@ class RoomView:
     def status_text(self) -> str:
         game = self.game
         if game.status == Game.Status.ABORTED:
-            return "The game was aborted."
+            return gettext("The game was aborted.")
         if game.status == Game.Status.FINISHED:
             blue, red = self.board.scores
+            score = {"blue": blue, "red": red}
             if game.result == Game.Result.DRAW:
-                return f"Drawn by agreement ({blue}-{red} on boxes)."
+                return gettext("Drawn by agreement (%(blue)d-%(red)d on boxes).") % score
             if game.result == Game.Result.TIE:
-                return f"A tie: {blue}-{red}."
+                return gettext("A tie: %(blue)d-%(red)d.") % score
             winner = Side(game.result)
-            how = " by resignation" if game.termination == Game.Termination.RESIGNED else ""
-            return f"{game.name_of(winner)} ({winner.label}) wins{how}, {blue}-{red}."
+            who = {**score, "player": game.display_of(winner)}
+            if game.termination == Game.Termination.RESIGNED:
+                return gettext("%(player)s wins by resignation, %(blue)d-%(red)d.") % who
+            return gettext("%(player)s wins, %(blue)d-%(red)d.") % who
         if not self.started:
-            return "Waiting for an opponent: send them the invite link."
-        side = Side(self.to_move)
-        return f"{game.name_of(side)} ({side.label}) to move."
+            return gettext("Waiting for an opponent: send them the invite link.")
+        return gettext("%(player)s to move.") % {"player": game.display_of(Side(self.to_move))}
 
     @property
     def pending(self) -> list[dict[str, str]]:
         """Each pending offer: its kind, what it is called, who made it and who answers."""
-        names = {"draw": "a draw", "takeback": "a take-back", "rematch": "a rematch"}
+        names = {
+            "draw": pgettext("offer", "a draw"),
+            "takeback": pgettext("offer", "a take-back"),
+            "rematch": pgettext("offer", "a rematch"),
+        }
         offers = []
         for kind, what in names.items():
             side = getattr(self.room, f"{kind}_offer")
@@ -129,7 +137,7 @@ class RoomView:
                         "what": what,
                         "side": side,
                         "answerer": answerer,
-                        "name": self.game.name_of(Side(side)),
+                        "name": self.game.label_of(Side(side)),
                     }
                 )
         return offers
@@ -151,9 +159,10 @@ def board_markup(board: Board, *, playable: bool, last: list[Edge]) -> str:
     w, h = board.width, board.height
     parts = [
         f'<svg class="board-targets" viewBox="0 0 {2 * MARGIN + w * CELL} {2 * MARGIN + h * CELL}" '
-        f'aria-label="Edges you can draw">'
+        f'aria-label="{escape(gettext("Edges you can draw"))}">'
     ]
     pad, half = 9, 11  # keep clear of the dots; a finger-sized band around the edge
+    draw_label = gettext("Draw %(edge)s")
     for edge in board.legal_moves:
         (x1, y1), (x2, y2) = edge.dots
         (px1, py1), (px2, py2) = _xy(x1, y1, h), _xy(x2, y2, h)
@@ -163,7 +172,8 @@ def board_markup(board: Board, *, playable: bool, last: list[Edge]) -> str:
             x, y, width, height = px2 - half, py2 + pad, 2 * half, py1 - py2 - 2 * pad
         parts.append(
             f'<rect class="edge-target" data-edge="{edge}" x="{x}" y="{y}" width="{width}" '
-            f'height="{height}" rx="6" tabindex="0" role="button" aria-label="Draw {edge}"/>'
+            f'height="{height}" rx="6" tabindex="0" role="button" '
+            f'aria-label="{escape(draw_label % {"edge": edge})}"/>'
         )
     parts.append("</svg>")
     return picture + "".join(parts)
@@ -207,7 +217,7 @@ def room_view(
             Seat(
                 side=side,
                 label=Side(side).label,
-                name=game.name_of(Side(side)) if taken else "Free seat",
+                name=game.label_of(Side(side)) if taken else gettext("Free seat"),
                 score=scores[i],
                 taken=taken,
                 present=side in present,
