@@ -23,7 +23,7 @@ from html import escape
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from dotsboxes.rules import Board, Edge, Player
+from dotsboxes.rules import Board, Edge, Outcome, Player
 
 CELL = 60  # SVG units between neighbouring dots
 MARGIN = 30
@@ -142,6 +142,37 @@ def player_name(player: Player) -> str:
 def boxes_text(n: int) -> str:
     """``n`` with the right noun: "1 box", "2 boxes"."""
     return ngettext("%(n)d box", "%(n)d boxes", n) % {"n": n}
+
+
+def outcome_text(outcome: Outcome | None) -> str:
+    """A finished board's result, e.g. "Blue wins, 5-4" or "Tie, 2-2"."""
+    if outcome is None:
+        return ""
+    if outcome.winner is None:
+        return gettext("Tie, %(blue)d-%(red)d") % {"blue": outcome.blue, "red": outcome.red}
+    return gettext("%(player)s wins, %(high)d-%(low)d") % {
+        "player": player_name(outcome.winner),
+        "high": max(outcome.scores),
+        "low": min(outcome.scores),
+    }
+
+
+def edge_error(text: str, error: Exception | None = None) -> str:
+    """Why ``text`` (typed by a player) names no edge of the board.
+
+    ``error`` is the rules core's (English) ``InvalidEdgeError``; its kind picks
+    the sentence.
+    """
+    why = str(error or "")
+    if "not neighbours" in why:
+        message = gettext("“%(text)s”: those dots are not neighbours; an edge joins two of them.")
+    elif "not on this" in why:
+        message = gettext("“%(text)s” is not on this board.")
+    else:
+        message = gettext(
+            "“%(text)s” is not an edge of this board: name two neighbouring dots, such as a1-b1."
+        )
+    return message % {"text": text}
 
 
 def size_text(width: int, height: int) -> str:

@@ -15,10 +15,12 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from dotsboxes.engine import pool
 from dotsboxes.games.models import Game, Side
+from dotsboxes.games.presenters import edge_error
 from dotsboxes.rules import RulesError
 
 from .boards import clickable, diagram, try_url
@@ -69,9 +71,11 @@ def _start_review(game: Game, moves: list) -> None:
 def _game_or_reason(public_id: str) -> tuple[Game, str]:
     game = get_object_or_404(Game, public_id=public_id)
     if game.mode not in MODES:
-        return game, "Learning from a game works for games against the computer or on one device."
+        return game, gettext(
+            "Learning from a game works for games against the computer or on one device."
+        )
     if game.status != Game.Status.FINISHED:
-        return game, "This game is not finished yet: come back when it is over."
+        return game, gettext("This game is not finished yet: come back when it is over.")
     return game, ""
 
 
@@ -89,7 +93,7 @@ def _mistakes(game: Game, moves: list, review: dict) -> list[dict]:
                     "ply": ply,
                     "number": ply + 1,
                     "side": side.value,
-                    "name": game.name_of(side),
+                    "name": game.label_of(side),
                     "played": entry["played"],
                     "lost": (best - played) // 2,
                     "best": sorted(e for e, v in values.items() if v == best),
@@ -144,7 +148,9 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
         try:
             edge = board.parse_edge(text)
             if board.is_drawn(edge):
-                error = f"{edge} is already drawn: pick an edge that is still missing."
+                error = gettext(
+                    "%(edge)s is already drawn: pick an edge that is still missing."
+                ) % {"edge": edge}
             else:
                 value = values[str(edge)]
                 result = {
@@ -154,7 +160,11 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
                     "best": sorted(e for e, v in values.items() if v == best),
                 }
         except RulesError as exc:
-            error = f"{exc}." if text else "Click an edge on the board, or type one like a1-b1."
+            error = (
+                edge_error(text, exc)
+                if text
+                else gettext("Click an edge on the board, or type one like a1-b1.")
+            )
     solved = bool(result and result["correct"])
     highlight = result["best"] if solved else ()
     context = {
@@ -163,12 +173,12 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
         "number": ply + 1,
         "played": entry["played"],
         "side": board.turn.name.lower(),
-        "name": game.name_of(board.turn),
+        "name": game.label_of(board.turn),
         "result": result,
         "error": error,
         "solved": solved,
-        "svg": diagram(board, highlight=highlight, title="The position before the move"),
-        "pick": None if solved else clickable(board, title="The position before the move"),
+        "svg": diagram(board, highlight=highlight, title=gettext("The position before the move")),
+        "pick": None if solved else clickable(board, title=gettext("The position before the move")),
         "scores": board.scores,
         "try_url": try_url(board),
     }

@@ -41,3 +41,16 @@ def side_name(side: object) -> str:
     if not isinstance(side, Player):
         side = Player.RED if str(side).lower() == "red" else Player.BLUE
     return player_name(side)
+
+
+@register.filter
+def translated(text: object) -> str:
+    """The guide's data texts (marked with ``gettext_noop``) in the reader's language.
+
+    A list (of answer labels or edges) comes back as one comma-separated string.
+    """
+    from django.utils.translation import gettext
+
+    if isinstance(text, list | tuple):
+        return ", ".join(gettext(str(item)) for item in text)
+    return gettext(str(text)) if text else ""
