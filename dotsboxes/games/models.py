@@ -171,13 +171,16 @@ class Game(models.Model):
     def label_of(self, side: Side | Player) -> str:
         """``side``'s stored name as the reader should see it.
 
-        Unnamed seats are stored as "Blue"/"Red" and the computer as "Computer
-        (casual)": those are shown in the reader's language; a person's name as typed.
+        Unnamed seats are stored as "Blue"/"Red", the person facing the computer as
+        "You" and the computer as "Computer (casual)": those are shown in the
+        reader's language; a name someone typed, as typed.
         """
         side = Side.of(side) if isinstance(side, Player) else Side(side)
         name = self.name_of(side)
         if name == side.value.capitalize():
             return player_name(side.player)
+        if name == "You" and self.computer_side and not self.is_computer(side):
+            return gettext("You")
         level = self.computer_level
         if self.is_computer(side) and name == f"Computer ({level})":
             return gettext("Computer (%(level)s)") % {"level": level_name(level)}

@@ -54,3 +54,11 @@ def translated(text: object) -> str:
     if isinstance(text, list | tuple):
         return ", ".join(gettext(str(item)) for item in text)
     return gettext(str(text)) if text else ""
+
+
+@register.filter
+def size_of(board: Board) -> str:
+    """A board's size in boxes and dots, in the reader's language."""
+    from dotsboxes.games.presenters import size_text
+
+    return size_text(board.width, board.height)
