@@ -1,5 +1,7 @@
 """Every reason the engine gives for a hint is said in the reader's language."""
 
+# ruff: noqa: RUF001 - Chinese text uses full-width punctuation.
+
 from __future__ import annotations
 
 import random

@@ -1,5 +1,7 @@
 """Choosing the language: Accept-Language, the switcher, the cookie and the profile."""
 
+# ruff: noqa: RUF001 - Chinese text uses full-width punctuation.
+
 from __future__ import annotations
 
 import pytest
