@@ -157,9 +157,10 @@ def board_markup(board: Board, *, playable: bool, last: list[Edge]) -> str:
     if not playable:
         return picture
     w, h = board.width, board.height
+    label = escape(gettext("Edges you can draw"))
     parts = [
         f'<svg class="board-targets" viewBox="0 0 {2 * MARGIN + w * CELL} {2 * MARGIN + h * CELL}" '
-        f'aria-label="{escape(gettext("Edges you can draw"))}">'
+        f'aria-label="{label}">'
     ]
     pad, half = 9, 11  # keep clear of the dots; a finger-sized band around the edge
     draw_label = gettext("Draw %(edge)s")

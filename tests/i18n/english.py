@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-# Names that stay as they are in every language: the site, people and a book.
+# Names that stay as they are in every language: the site, the languages in the
+# switcher (each in its own language), people and a book.
 PROPER_NAMES = {
     "dotsboxes",
+    "English",
     "Elwyn Berlekamp",
     "The Dots and Boxes Game",
     "Sophisticated Child's Play",

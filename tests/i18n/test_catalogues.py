@@ -63,3 +63,19 @@ def test_the_committed_mo_file_matches_its_po_file(lang):
         compiled = gettext.GNUTranslations(f)._catalog
     compiled = {k: v for k, v in compiled.items() if k != ""}  # the header
     assert compiled == expected
+
+
+def test_no_message_hides_inside_an_f_string():
+    """xgettext and Babel cannot see a gettext() call inside an f-string's braces."""
+    import re
+
+    from tests.i18n.catalogue import ROOT
+
+    hidden = re.compile(r"""\bf(["']).*\{[^}]*\b(n|p)?gettext(_lazy)?\(""")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted((ROOT / "dotsboxes").rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), start=1)
+        if hidden.search(line)
+    ]
+    assert found == []

@@ -43,6 +43,10 @@ def test_the_switcher_is_a_plain_form_on_every_page_with_each_language_in_its_ow
     assert 'action="/language/"' in html and 'name="next" value="/"' in html
     assert 'value="zh-hans" lang="zh-hans"' in html and ">简体中文</button>" in html
     assert 'value="en" lang="en" class="link-button" aria-pressed="true">English' in html
+    # Each language keeps its own name whatever the page's language is.
+    zh = home(Client(), **ZH)
+    assert 'lang="en" class="link-button">English</button>' in zh
+    assert 'lang="zh-hans" class="link-button" aria-pressed="true">简体中文</button>' in zh
 
 
 @pytest.mark.django_db
