@@ -25,8 +25,10 @@ def new_public_id() -> str:
 
 
 class Side(models.TextChoices):
-    BLUE = "blue", _("Blue")
-    RED = "red", _("Red")
+    # Not translated: the services store these words (a seat's default name, room log
+    # lines).  Pages say a side through presenters.player_name, in the reader's language.
+    BLUE = "blue", "Blue"
+    RED = "red", "Red"
 
     @classmethod
     def of(cls, player: Player) -> Side:

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
 from dotsboxes.games.models import Game, Side
-from dotsboxes.games.presenters import CELL, MARGIN, board_svg
+from dotsboxes.games.presenters import CELL, MARGIN, board_svg, player_name
 from dotsboxes.rules import Board, Edge
 
 from .models import Message, Room
@@ -217,7 +217,7 @@ def room_view(
         seats.append(
             Seat(
                 side=side,
-                label=Side(side).label,
+                label=player_name(Side(side).player),
                 name=game.label_of(Side(side)) if taken else gettext("Free seat"),
                 score=scores[i],
                 taken=taken,
