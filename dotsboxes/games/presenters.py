@@ -199,9 +199,11 @@ def status_sentence(board: Board, *, computer: Player | None = None) -> str:
     if all_turns:
         last = all_turns[-1]
         who = {"player": player_name(last.player), "edges": last.text}
-        if last.claimed:
+        if last.claimed == 1:
+            verb = gettext("%(player)s draws %(edges)s and claims a box") % who
+        elif last.claimed:
             verb = ngettext(
-                "%(player)s draws %(edges)s and claims a box",
+                "%(player)s draws %(edges)s and claims %(n)d box",
                 "%(player)s draws %(edges)s and claims %(n)d boxes",
                 last.claimed,
             ) % {**who, "n": last.claimed}
