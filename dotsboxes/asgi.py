@@ -1,13 +1,16 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels."""
 
 import gc
+import logging
 import os
 
 import django
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+from django.http import HttpResponseServerError
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dotsboxes.settings")
+logger = logging.getLogger("dotsboxes.asgi")
 
 
 class OneThreadPerRequestHandler(ASGIHandler):
@@ -24,6 +27,23 @@ class OneThreadPerRequestHandler(ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
         self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+
+    async def run_get_response(self, request):
+        """The response, or a bare 500 when even Django's error handling raised.
+
+        An exception that escapes here would skip closing the response, hence the
+        ``request_finished`` signal that gives the request's pooled database
+        connection back: each such request leaked one, and ten of them (an error
+        page that failed under DEBUG) emptied the pool for the whole site."""
+        try:
+            return await super().run_get_response(request)
+        except Exception:
+            logger.exception("error escaped Django's handler: %s %s", request.method, request.path)
+            response = HttpResponseServerError(
+                "Server error.", content_type="text/plain; charset=utf-8"
+            )
+            response._handler_class = self.__class__
+            return response
 
 
 # Django must be set up before the routing modules import models.

@@ -9,6 +9,7 @@ Production sets ``DEBUG=0``, ``SECRET_KEY``, ``ALLOWED_HOSTS``,
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -57,11 +58,14 @@ INSTALLED_APPS = [
     "dotsboxes.guide",
     "dotsboxes.accounts",
     "dotsboxes.reports",
+    "dotsboxes.leases",
+    "axes",  # sign-in lock-outs after repeated failures
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "dotsboxes.middleware.RejectUnreadableRequests",  # before anything reads the body
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: a signed-in player's saved choice, else the language cookie
     # (the switcher), else the browser's Accept-Language, else English.
@@ -73,6 +77,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "dotsboxes.urls"
@@ -96,6 +101,15 @@ TEMPLATES = [
 ]
 
 # -- database -----------------------------------------------------------------
+# SQLite, however it is chosen (no DATABASE_URL, or DATABASE_URL=sqlite:///...):
+# WAL lets readers and one writer work at once; IMMEDIATE takes the write lock at
+# BEGIN so two writers queue (for up to the timeout) instead of one failing at once
+# with "database is locked" when both try to upgrade a read lock.
+SQLITE_OPTIONS = {
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+}
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     # No persistent connections: under ASGI every request runs in a thread of its
@@ -115,18 +129,17 @@ if DATABASE_URL:
             "max_size": env_int("DATABASE_POOL_MAX_SIZE", 10),
             "timeout": 20,
         }
+    elif DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        DATABASES["default"]["OPTIONS"] = {
+            **SQLITE_OPTIONS,
+            **DATABASES["default"].get("OPTIONS", {}),
+        }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH") or BASE_DIR / "db.sqlite3",
-            "OPTIONS": {
-                # WAL lets readers and one writer work at once; IMMEDIATE takes the
-                # write lock at BEGIN so two writers queue instead of deadlocking.
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-            },
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -192,6 +205,27 @@ ROOMS_CHAT_WINDOW_SECONDS = 10
 # connection, which cost more than the session query it saved.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # anonymous players keep their games for a year
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses sign-ins while locked out
+    "django.contrib.auth.backends.ModelBackend",
+]
+# django-axes: after AXES_FAILURE_LIMIT failed sign-ins for one name, or from one
+# address, further tries are refused for the cool-off (counted from the last try).
+# Names that belong to no account are counted the same way, so a lock-out never
+# tells which names exist.  Staff lift lock-outs in the admin (Access attempts).
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "dotsboxes.accounts.lockout.locked_out"
+AXES_VERBOSE = False
+
+# Rate limits (dotsboxes/throttle.py): scope -> (per person, per address), each
+# "<count>/<period>" with s, m, h or d.  Unset scopes take throttle.DEFAULT_RATES.
+RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
+RATE_LIMITS: dict[str, tuple[str, str]] = {}
+
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -209,8 +243,9 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # Off only for a plain-HTTP test site on 127.0.0.1 (the chaos suite).
+    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
+    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -247,4 +282,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # django-axes logs every sign-in at INFO; lock-outs are warnings.
+    "loggers": {"axes": {"level": "WARNING"}},
 }

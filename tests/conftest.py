@@ -30,6 +30,32 @@ def _forget_local_cache():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _rate_limits_off(settings):
+    """Rate limits off, except in tests that ask for ``rate_limits``.
+
+    Every test client comes from 127.0.0.1 and, on Redis, every xdist worker shares
+    one cache: per-address counts would add up across the whole suite.
+    """
+    settings.RATE_LIMITS_ENABLED = False
+
+
+@pytest.fixture
+def rate_limits(settings):
+    """Rate limits on, counted in a cache of this test's own."""
+    import uuid
+
+    settings.RATE_LIMITS_ENABLED = True
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"rate-limits-{uuid.uuid4().hex}",
+        },
+    }
+    return settings
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
     """SQLite tests use a database file, as the site does, not the in-memory default.

@@ -66,3 +66,114 @@ print(json.dumps(loaded))
     assert "dotsboxes.rules.board" in loaded and "dotsboxes.engine.solver" in loaded
     web = [m for m in loaded if m.split(".")[0] in {"django", "channels", "daphne"}]
     assert web == []
+
+
+# -- imports between the project's own modules ------------------------------------------
+
+# Lower layers first; a module may import its own package and the layers below it.
+# Packages not named here (new apps) are free to import, and the cycle test still
+# covers them.
+LAYERS = [{"rules"}, {"engine"}, {"games"}, {"rooms", "guide", "accounts"}, {"reports"}]
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _project_imports() -> dict[str, set[str]]:
+    """Each module of the package and the project modules it imports, anywhere in
+    the file (an import inside a function closes a circle just the same)."""
+    paths = {
+        _module_name(path): path for path in ROOT.rglob("*.py") if "migrations" not in path.parts
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*up, base] if base else up)
+                # "from pkg import mod" imports the module; "from mod import name" the module.
+                targets = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base
+                    for alias in node.names
+                ]
+            else:
+                continue
+            for target in targets:
+                while target and target not in paths:
+                    target = target.rpartition(".")[0]
+                if target and target != name:
+                    found.add(target)
+        graph[name] = found
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circles_among_the_project_modules():
+    graph = _project_imports()
+    assert "dotsboxes.rooms.services" in graph and "dotsboxes.games.services" in graph
+    assert "dotsboxes.games.models" in graph["dotsboxes.games.services"]
+    assert _cycles(graph) == []
+
+
+def test_imports_point_down_the_layers():
+    rank = {package: n for n, layer in enumerate(LAYERS) for package in layer}
+    upward = []
+    for name, targets in _project_imports().items():
+        parts = name.split(".")
+        if len(parts) < 2 or parts[1] not in rank:
+            continue
+        for target in targets:
+            other = target.split(".")[1] if target.count(".") else ""
+            if other in rank and other != parts[1] and rank[other] >= rank[parts[1]]:
+                upward.append(f"{name} imports {target}")
+    assert upward == []

@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from dotsboxes import throttle
 from dotsboxes.games.models import Game
 
 from .forms import SignupForm
@@ -47,12 +48,20 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile", username=request.user.username)
     form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    keys = throttle.request_keys(request)
+    # Only accounts made count (a mistyped password is no flood), but a flood is refused first.
+    wait = throttle.hit("signup", *keys, count=False) if request.method == "POST" else 0
+    if wait:
+        form.is_valid()  # keep what was typed on the page
+        form.add_error(None, throttle.message(wait))
+    elif request.method == "POST" and form.is_valid():
+        throttle.hit("signup", *keys)
         user = form.save()
         Rating.objects.create(user=user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(_safe_next(request) or reverse("accounts:profile", args=[user.username]))
-    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
+    context = {"form": form, "next": _safe_next(request)}
+    return render(request, "accounts/signup.html", context, status=429 if wait else 200)
 
 
 def _outcome_for(game: Game, user_id: int) -> str:

@@ -35,7 +35,8 @@ import gc
 import importlib
 import random
 import time
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import ModuleType
@@ -56,13 +57,16 @@ NODE_RATE = 20_000
 #: Solver nodes per second of budget (the solver runs 80 to 130 thousand a
 #: second; it gets :data:`SOLVER_SHARE` of the budget).
 SOLVER_RATE = 60_000
-#: Share of the master's budget offered to the solver when it may finish.
-SOLVER_SHARE = 0.6
-#: The master tries the solver with at most this many safe edges left, or at
-#: most this many edges left at all (5 x 5 games are solved around 6 to 8 safe
-#: edges before the end of the safe phase).
-SOLVER_SAFE_EDGES = 10
-SOLVER_EDGES = 30
+#: Share of the master's budget the solver may use (its rounds together).
+SOLVER_SHARE = 0.85
+#: The solver's rounds, as shares of its nodes: cheap first, each starting
+#: from the table the previous one filled (together 1.0).
+SOLVER_ROUNDS = (1 / 64, 3 / 64, 12 / 64, 48 / 64)
+#: The smallest solver round, in nodes (a few milliseconds).
+SOLVER_MIN_NODES = 500
+#: The measured growth of the solver's work with safe edges (see _solver_reach).
+SOLVER_EASIEST = 1.0
+SOLVER_GROWTH = 1.6
 #: How many equally good moves the master compares for the opponent's chances to err.
 MAX_TRAPS = 8
 #: How the club and the expert search: the depth limit in the middle game,
@@ -114,6 +118,7 @@ def choose(
     budget: float | None = None,
     seed: int = 0,
     hard_stop: bool = True,
+    game: Game | Hashable | None = None,
 ) -> Edge:
     """The edge the computer draws next for the side to move.
 
@@ -122,8 +127,10 @@ def choose(
     long as the hard stop does not fire (only on an overloaded machine).
     ``hard_stop=False`` leaves the node limits alone in charge: the same edge
     on any machine however loaded, but no guarantee on wall time (for
-    analysis, benchmarks and tests).  Raises ``ValueError`` for an unknown
-    level or a finished game.
+    analysis, benchmarks and tests).  ``game``: a :class:`Game` whose tables
+    the master uses and keeps, or a key (a game's id) for this process's
+    :func:`game_memory`; ``None``: fresh tables, nothing kept.  Raises
+    ``ValueError`` for an unknown level or a finished game.
     """
     _check_level(level)
     if board.is_over():
@@ -145,7 +152,11 @@ def choose(
             if depth < 64 and sum(1 for e in board.legal_moves if _is_safe(board, e)) <= horizon:
                 depth = 64
             return _searched(board, budget, deadline, seed, max_depth=depth, playouts=playouts)
-        return _master(board, budget, deadline, seed)[0]
+        if game is None:
+            game = Game()
+        elif not isinstance(game, Game):
+            game = game_memory(game)
+        return _think(board, budget, deadline, seed, game, start).edge
 
 
 def _deadline(start: float, budget: float) -> float:
@@ -235,35 +246,218 @@ def _solver() -> ModuleType | None:
         return None
 
 
+@dataclass(frozen=True)
+class Thought:
+    """A master's move and what it knows about it.
+
+    ``value``: the side to move's final margin over the unclaimed boxes, as
+    the solver proved it (``exact``) or the search estimated it (``None`` if
+    neither valued it).  ``nodes``: solver and search nodes used;
+    ``seconds``: wall time.  ``proved``: the solver proved the move best
+    (always when ``exact``; also when it proved every other move worse
+    without settling the value).
+    """
+
+    edge: Edge
+    value: int | None
+    exact: bool
+    nodes: int
+    seconds: float
+    proved: bool = False
+
+
+class Game:
+    """What the engine keeps between the moves of one game: its tables.
+
+    The solver's transposition table (:class:`.solver.Table`, one per board
+    size, sized by ``megabytes``, default :data:`.solver.TABLE_MB`) and the
+    search's table.  The next move starts from what the previous ones proved:
+    a position the solver settled one move ago is settled again at once.  The
+    table holds proved facts about positions, so any position may be asked
+    about (an undo, another line); it only makes the solver finish sooner.
+
+    Determinism: a fresh ``Game`` given the same calls gives the same moves
+    (:func:`choose` without ``game`` uses a fresh one for every move).
+    """
+
+    def __init__(self, *, megabytes: float | None = None) -> None:
+        self.megabytes = megabytes
+        self._tables: dict[tuple[int, int], object] = {}
+        self._search_tables: dict[tuple[int, int], dict] = {}
+
+    def solver_table(self, board: Board):
+        """The solver's table for ``board``'s size (``None`` without the solver)."""
+        solver = _solver()
+        if solver is None:
+            return None
+        size = (board.width, board.height)
+        if size not in self._tables:
+            self._tables[size] = solver.Table(megabytes=self.megabytes)
+        return self._tables[size]
+
+    def search_table(self, board: Board) -> dict:
+        table = self._search_tables.setdefault((board.width, board.height), {})
+        if len(table) > SEARCH_TABLE_LIMIT:
+            table.clear()  # only move ordering and estimates are lost
+        return table
+
+    def choose(
+        self,
+        board: Board,
+        *,
+        level: str = DEFAULT_LEVEL,
+        budget: float | None = None,
+        seed: int = 0,
+        hard_stop: bool = True,
+    ) -> Edge:
+        """:func:`choose`, with this game's tables."""
+        return choose(board, level=level, budget=budget, seed=seed, hard_stop=hard_stop, game=self)
+
+    def think(
+        self,
+        board: Board,
+        *,
+        budget: float | None = None,
+        seed: int = 0,
+        hard_stop: bool = True,
+    ) -> Thought:
+        """The master's move with its value, whether that is proved, nodes and time."""
+        if board.is_over():
+            raise ValueError("the game is over: no edge is left to draw")
+        if budget is None:
+            budget = default_budget("master", board)
+        if budget <= 0:
+            raise ValueError(f"the time budget must be positive, not {budget}")
+        start = time.perf_counter()
+        deadline = _deadline(start, budget) if hard_stop else None
+        with _no_gc():
+            return _think(board, budget, deadline, seed, self, start)
+
+
+#: Entries of a game's search table before it is emptied (between moves).
+SEARCH_TABLE_LIMIT = 300_000
+#: Games whose tables a process keeps (:func:`choose` with ``game=``), least
+#: recently used dropped first: the web app's engine workers serve many games.
+#: Each gets :data:`.solver.TABLE_MB` divided by this, so a worker stays
+#: within the setting however many games it serves.
+GAMES_KEPT = 4
+_games: OrderedDict[Hashable, Game] = OrderedDict()
+
+
+def game_memory(key: Hashable) -> Game:
+    """This process's :class:`Game` for ``key`` (a game's id), made on first use."""
+    game = _games.pop(key, None)
+    if game is None:
+        solver = _solver()
+        mb = None if solver is None else solver.TABLE_MB / GAMES_KEPT
+        game = Game(megabytes=mb)
+    _games[key] = game
+    while len(_games) > GAMES_KEPT:
+        _games.popitem(last=False)
+    return game
+
+
 def _master(
-    board: Board, budget: float, deadline: float | None, seed: int
+    board: Board, budget: float, deadline: float | None, seed: int, game: Game | None = None
 ) -> tuple[Edge, int | None, bool]:
     """Master's move, its value if known, and whether that value is exact."""
+    t = _think(board, budget, deadline, seed, game or Game(), time.perf_counter())
+    return t.edge, t.value, t.exact
+
+
+def _think(
+    board: Board, budget: float, deadline: float | None, seed: int, game: Game, start: float
+) -> Thought:
+    """Solver first, the search with what the solver proved otherwise.
+
+    The solver is tried in rounds of growing node limits (:data:`SOLVER_ROUNDS`
+    of the solver's share): a position it can settle cheaply costs little,
+    and each round starts from the table the previous one filled.  Before a
+    larger round, :func:`_solver_reach` predicts from measurement whether it
+    can finish; if not, the rest of the budget goes to the search.  Node
+    limits, not the clock, decide, so the move is the same on any machine.
+    """
     solver = _solver()
-    share = 0.0  # of the budget spent on the solver
-    if solver is not None and _worth_solving(board):
-        share = SOLVER_SHARE
-        solver_nodes = max(100, int(budget * share * SOLVER_RATE))
-        # A cold table: whether the solver finishes must not depend on earlier calls.
-        solver.clear_cache()
-        solution = solver.solve(board, budget=_left(deadline), max_nodes=solver_nodes)
-        if solution is not None and solution.best:
+    table = game.solver_table(board)
+    limit = int(budget * SOLVER_SHARE * SOLVER_RATE)
+    spent = 0
+    only: list[Edge] | None = None
+    if solver is not None and len(board.legal_moves) > 1:
+        safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+        for share in SOLVER_ROUNDS:
+            nodes = max(SOLVER_MIN_NODES, int(limit * share))
+            if spent and not _solver_reach(safe, spent + nodes):
+                break  # clearly out of reach: the search gets the rest
+            solution = solver.solve(board, budget=_left(deadline), max_nodes=nodes, table=table)
+            if solution is not None:
+                spent += solution.nodes
+                edge = _proved_best(solver, board, solution, seed, deadline, limit, table)
+                seconds = time.perf_counter() - start
+                return Thought(edge, solution.value, True, spent, seconds, proved=True)
+            spent += nodes
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        # What the rounds proved.  A move whose lower bound reaches every move's
+        # upper bound is best and its value exact (the last round often ends while
+        # testing which moves reach a value it has already found).
+        bounds = solver.move_bounds(board, table)
+        top = max(hi for _, hi in bounds.values())
+        proved = [e for e in board.legal_moves if bounds[e][0] >= top]
+        if proved:
             rng = random.Random(f"{seed}:master:{board.key()}")
-            captures = [e for e in solution.best if board.claims(e)]
-            if captures:
-                return rng.choice(captures), solution.value, True
-            best = list(solution.best)
-            rng.shuffle(best)
-            if len(best) > 1 and solution.nodes * 4 < solver_nodes:
-                best = _trappiest(solver, board, best, deadline, solver_nodes // (2 * MAX_TRAPS))
-            return best[0], solution.value, True
-    nodes = max(200, int(budget * (1 - share) * NODE_RATE))
+            edge = rng.choice([e for e in proved if board.claims(e)] or proved)
+            seconds = time.perf_counter() - start
+            return Thought(edge, top, True, spent, seconds, proved=True)
+        # Moves proved worse than another are out.
+        floor = max(lo for lo, _ in bounds.values())
+        only = [e for e in board.legal_moves if bounds[e][1] >= floor]
+        if len(only) == 1:
+            # Every other move is proved worse: this one is best, its value not settled.
+            return Thought(only[0], None, False, spent, time.perf_counter() - start, proved=True)
+    elif len(board.legal_moves) == 1:
+        return Thought(board.legal_moves[0], None, False, 0, time.perf_counter() - start)
+    # The search gets what the solver left of the budget.
+    used = spent / SOLVER_RATE
+    nodes = max(200, int((budget - used) * NODE_RATE))
     # Completions pay while the safe phase is long; once it is short the
     # search gets deeper with the static chain-parity leaves, and sees more.
     safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
     playouts = MASTER_PLAYOUTS if safe > MASTER_STATIC_SAFE_EDGES else 0
-    result = _search.search(board, max_nodes=nodes, deadline=deadline, seed=seed, playouts=playouts)
-    return result.edge, result.value, result.exact
+    result = _search.search(
+        board,
+        max_nodes=nodes,
+        deadline=deadline,
+        seed=seed,
+        playouts=playouts,
+        only=only,
+        table=game.search_table(board),
+    )
+    return Thought(
+        result.edge, result.value, False, spent + result.nodes, time.perf_counter() - start
+    )
+
+
+def _proved_best(solver, board, solution, seed, deadline, limit, table) -> Edge:
+    """One of the solver's best moves: a capture if any, else the trappiest."""
+    rng = random.Random(f"{seed}:master:{board.key()}")
+    captures = [e for e in solution.best if board.claims(e)]
+    if captures:
+        return rng.choice(captures)
+    best = list(solution.best)
+    rng.shuffle(best)
+    if len(best) > 1 and solution.nodes * 4 < limit:
+        best = _trappiest(solver, board, best, deadline, limit // (2 * MAX_TRAPS), table)
+    return best[0]
+
+
+def _solver_reach(safe: int, nodes: int) -> bool:
+    """Whether the solver may settle a position with ``safe`` safe edges in ``nodes``.
+
+    From the endgame suite (``tests/bench/endgames.py``): the nodes the solver
+    needs grow about :data:`SOLVER_GROWTH` times per safe edge; a round is
+    only tried when the easiest positions with that many safe edges fit.
+    """
+    return nodes >= SOLVER_EASIEST * SOLVER_GROWTH**safe
 
 
 def _left(deadline: float | None) -> float | None:
@@ -272,7 +466,12 @@ def _left(deadline: float | None) -> float | None:
 
 
 def _trappiest(
-    solver: ModuleType, board: Board, best: list[Edge], deadline: float | None, max_nodes: int
+    solver: ModuleType,
+    board: Board,
+    best: list[Edge],
+    deadline: float | None,
+    max_nodes: int,
+    table=None,
 ) -> list[Edge]:
     """Equally good moves, those that leave the opponent fewest right answers first.
 
@@ -290,7 +489,7 @@ def _trappiest(
         try:
             if board.is_over() or board.last_claimed:
                 continue
-            replies = solver.solve(board, budget=_left(deadline), max_nodes=max_nodes)
+            replies = solver.solve(board, budget=_left(deadline), max_nodes=max_nodes, table=table)
             plausible = [e for e in board.legal_moves if _is_safe(board, e)] or board.legal_moves
         finally:
             board.pop()
@@ -301,14 +500,6 @@ def _trappiest(
     return sorted(best, key=lambda e: scores.get(e, 1.0))
 
 
-def _worth_solving(board: Board) -> bool:
-    """Few enough safe edges (or edges at all) that the solver may finish."""
-    if len(board.legal_moves) <= SOLVER_EDGES:
-        return True
-    safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
-    return safe <= SOLVER_SAFE_EDGES
-
-
 # -- hints -------------------------------------------------------------------------
 
 
@@ -317,31 +508,45 @@ class Hint:
     """A suggested edge and one plain-English line saying why.
 
     ``value`` is the side to move's final margin over the unclaimed boxes when
-    the engine proved it, else ``None``.
+    the solver proved it, else ``None``; ``exact`` says whether the move was
+    proved best (the reason says so too: "proved" or "estimated").
     """
 
     edge: Edge
     reason: str
     value: int | None = None
+    exact: bool = False
 
 
-def hint(board: Board, *, budget: float | None = None, hard_stop: bool = True) -> Hint:
+def hint(
+    board: Board,
+    *,
+    budget: float | None = None,
+    hard_stop: bool = True,
+    game: Game | Hashable | None = None,
+) -> Hint:
     """The master's move for the side to move, with its reason.
 
-    ``hard_stop`` as in :func:`choose`.  Raises ``ValueError`` on a finished game.
+    ``hard_stop`` and ``game`` as in :func:`choose`.  Raises ``ValueError`` on
+    a finished game.
     """
     if board.is_over():
         raise ValueError("the game is over: no edge is left to draw")
     if budget is None:
         budget = default_budget("master", board) / 2
-    start = time.perf_counter()
-    with _no_gc():
-        deadline = _deadline(start, budget) if hard_stop else None
-        edge, value, exact = _master(board, budget, deadline, 0)
-    reason = explain(board, edge, analyse(board))
-    if exact and value is not None:
-        reason += "; " + _outlook(value)
-    return Hint(edge, reason, value if exact else None)
+    if game is None:
+        game = Game()
+    elif not isinstance(game, Game):
+        game = game_memory(game)
+    t = game.think(board, budget=budget, hard_stop=hard_stop)
+    reason = explain(board, t.edge, analyse(board))
+    if t.exact and t.value is not None:
+        reason += "; proved: " + _outlook(t.value)
+    elif t.proved:
+        reason += "; proved the best move (every other is worse)"
+    else:
+        reason += "; estimated, not proved"
+    return Hint(t.edge, reason, t.value if t.exact else None, t.proved)
 
 
 def _outlook(value: int) -> str:

@@ -6,8 +6,11 @@ command                                answer
 ``size W H``                           ``ok``: a new empty board of W x H boxes
 ``play E1 E2 ...``                     ``ok``: the edges drawn in order
 ``undo``                               ``ok``: the last edge taken back
-``go [level NAME] [movetime MS]``      ``bestmove E``: the side to move's edge
-``solve [movetime MS]``                ``value V best E1 E2 ...`` or ``unknown``
+``go [level NAME] [movetime MS]``      ``bestmove E``: the side to move's edge,
+                                       after an ``info`` line for the master
+``solve [movetime MS]``                ``value V best E1 E2 ...`` or
+                                       ``unknown lower L upper U``, after
+                                       ``info nodes N time T``
 ``analyse``                            one line: components, safe edges, control
 ``quit``                               no answer; the engine exits
 =====================================  ========================================
@@ -15,7 +18,17 @@ command                                answer
 Edges are in dot-pair notation (``a1-b1``).  The board starts as 5 x 5 boxes.
 ``go`` defaults to the master level with its default budget; ``solve`` to 10
 seconds.  ``V`` is the side to move's final margin over the boxes not yet
-claimed, and ``best`` lists every edge that achieves it.  Anything malformed,
+claimed, and ``best`` lists every edge that achieves it; a ``solve`` value is
+always proved.  When the solver does not finish, ``unknown`` gives the bounds
+it proved (``-n`` and ``n`` with ``n`` boxes unclaimed when it proved nothing).
+The master's ``go`` first prints ``info value V exact|estimate nodes N time T``:
+its value for the side to move, proved by the solver (``exact``) or estimated
+by the search (``estimate``; ``?`` when neither valued the move, as when it is
+the only one or every other move was proved worse), the solver and search
+nodes, and the milliseconds it took.  The session keeps the master's tables
+(:class:`players.Game`) from move to move until ``size`` starts a new board:
+the next ``go`` or ``solve`` starts from what the previous ones proved.
+Anything malformed,
 or an edge that cannot be drawn, answers ``error <message>`` and leaves the
 position exactly as it was (a ``play`` line is applied entirely or not at all).
 Blank lines are ignored.
@@ -24,6 +37,7 @@ Blank lines are ignored.
 from __future__ import annotations
 
 import importlib
+import time
 from collections.abc import Callable, Iterable
 from typing import TextIO
 
@@ -45,6 +59,7 @@ class Session:
 
     def __init__(self) -> None:
         self.board = Board(5, 5)
+        self.game = players.Game()
 
     def handle(self, line: str) -> str | None:
         """Answer one command line (``None`` for blank lines and ``quit``)."""
@@ -66,6 +81,7 @@ class Session:
         if len(args) != 2 or not all(a.isdigit() for a in args):
             raise ProtocolError("size takes two whole numbers of boxes, like 'size 5 5'")
         self.board = Board(int(args[0]), int(args[1]))
+        self.game = players.Game()  # a new game: its own tables
         return "ok"
 
     def _cmd_play(self, args: list[str]) -> str:
@@ -92,8 +108,16 @@ class Session:
         if self.board.is_over():
             raise ProtocolError("the game is over: no edge is left to draw")
         budget = _seconds(options["movetime"]) if "movetime" in options else None
-        edge = players.choose(self.board, level=level, budget=budget, seed=0)
-        return f"bestmove {edge}"
+        if level != "master":
+            edge = players.choose(self.board, level=level, budget=budget, seed=0)
+            return f"bestmove {edge}"
+        t = self.game.think(self.board, budget=budget, seed=0)
+        value = "?" if t.value is None else str(t.value)
+        kind = "exact" if t.exact else "estimate"
+        return (
+            f"info value {value} {kind} nodes {t.nodes} time {round(t.seconds * 1000)}\n"
+            f"bestmove {t.edge}"
+        )
 
     def _cmd_solve(self, args: list[str]) -> str:
         options = _options("solve", args, {"movetime"})
@@ -104,11 +128,18 @@ class Session:
             solver = importlib.import_module("dotsboxes.engine.solver")
         except ImportError:
             return "unknown"
-        solution = solver.solve(self.board, budget=seconds)
+        table = self.game.solver_table(self.board)
+        start = time.perf_counter()
+        stats: dict[str, int] = {}
+        solution = solver.solve(self.board, budget=seconds, table=table, stats=stats)
+        info = f"info nodes {stats['nodes']} time {round((time.perf_counter() - start) * 1000)}"
         if solution is None:
-            return "unknown"
+            bounds = solver.move_bounds(self.board, table).values()
+            lower = max(lo for lo, _ in bounds)
+            upper = max(hi for _, hi in bounds)
+            return f"{info}\nunknown lower {lower} upper {upper}"
         best = " ".join(str(e) for e in sorted(solution.best, key=self.board.index))
-        return f"value {solution.value} best {best}"
+        return f"{info}\nvalue {solution.value} best {best}"
 
     def _cmd_analyse(self, args: list[str]) -> str:
         _no_args("analyse", args)

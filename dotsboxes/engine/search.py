@@ -372,12 +372,17 @@ def search(
     seed: int = 0,
     max_depth: int = 64,
     playouts: int = 0,
+    only: list[Edge] | None = None,
+    table: dict | None = None,
 ) -> SearchResult:
     """Search ``board`` for the side to move within ``max_nodes`` nodes.
 
     ``deadline`` (a :func:`time.perf_counter` value) is a safety net only.  The
     result depends on the node limit, the seed and ``max_depth`` alone while the
-    deadline is not reached.  Raises ``ValueError`` on a finished game.
+    deadline is not reached.  ``only``: the root moves to choose from (the
+    solver proved the others worse); ``table``: the transposition table to use
+    and fill (kept by the caller across moves), else a fresh one.  Raises
+    ``ValueError`` on a finished game.
     """
     if board.is_over():
         raise ValueError("the game is over: no edge is left to draw")
@@ -391,7 +396,14 @@ def search(
         playouts=playouts,
         rng=random.Random(f"{seed}:leaves:{board.key()}"),
     )
+    if table is not None:
+        s.table = table
     moves = s_moves(s)
+    if only is not None:
+        allowed = {board.index(e) for e in only}
+        # The search's own moves the solver did not rule out; if it ruled out all of
+        # them (it can prove an edge the search never generates best), its candidates.
+        moves = [i for i in moves if i in allowed] or sorted(allowed)
     # The seed orders the safe moves (ties go to the first searched); hand-outs
     # stay last, smallest first, so an interrupted search still answers sensibly.
     safe = [i for i in moves if all(sides[b] <= 1 for b in g.edge_boxes[i])]

@@ -54,6 +54,7 @@ drawn-edge set and cached.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -63,23 +64,92 @@ from dotsboxes.rules import Board, Edge
 
 from ._bits import Geometry, geometry
 
-__all__ = ["Solution", "clear_cache", "move_values", "solve", "value"]
+__all__ = [
+    "Solution",
+    "Table",
+    "clear_cache",
+    "move_bounds",
+    "move_values",
+    "solve",
+    "table_limit",
+    "value",
+]
 
-#: Entries kept per board size in each of the two shared tables (bounds, quiet
-#: position keys) before that table is emptied, also in the middle of a search.
-#: About 800 bytes per pair of entries (measured): the default keeps a process
-#: under about 200 MB.
-TABLE_LIMIT = 200_000
+#: Memory a transposition table may use, in megabytes: the setting
+#: ``DOTSBOXES_ENGINE_TABLE_MB`` (default 512, what one engine worker can
+#: spare on a small server).  The process-wide tables of :func:`solve` and each
+#: :class:`Table` made without a limit get this much.
+TABLE_MB = int(os.environ.get("DOTSBOXES_ENGINE_TABLE_MB") or 512)
+#: Bytes per pair of entries (one bound, one quiet-position key), measured
+#: with ``tests/bench/solver.py`` on 4 x 3 and 5 x 5 positions; both dicts of
+#: both generations counted.
+ENTRY_BYTES = 800
+#: Entries per generation of each dict, when set (benchmarks of the bare
+#: solver); ``None``: from :data:`TABLE_MB`.
+TABLE_LIMIT: int | None = None
 
 # The clock is read every 64 nodes (nodes & _CLOCK_MASK == 0): a few milliseconds of work.
 _CLOCK_MASK = 63
 _INF = 1000
 _NO_CAPS: dict[int, int] = {}
 
-# Per board size: the transposition table (key -> lower bound, upper bound, best move)
-# and a cache of quiet positions' keys (drawn edges -> key, symmetry), since working
-# out the key of a quiet position (chains, symmetries) costs more than a lookup.
-_tables: dict[tuple[int, int], tuple[dict, dict]] = {}
+
+def table_limit(megabytes: float | None = None) -> int:
+    """Entries per generation of a table that may use ``megabytes`` (default :data:`TABLE_MB`)."""
+    if megabytes is None and TABLE_LIMIT is not None:
+        return TABLE_LIMIT
+    mb = TABLE_MB if megabytes is None else megabytes
+    # Two generations of two dicts: a pair of entries per generation costs ENTRY_BYTES.
+    return max(1_000, int(mb * 1_000_000 / (2 * ENTRY_BYTES)))
+
+
+class Table:
+    """A transposition table for one board size, bounded, keeping hot entries.
+
+    Two dicts: ``bounds`` (key -> lower bound, upper bound, best move) and a
+    cache of quiet positions' keys (drawn edges -> key, symmetry, ...), since
+    working out the key of a quiet position (chains, symmetries) costs more
+    than a lookup.  Each is kept in two generations: new entries go to the
+    current one; when it holds ``limit`` entries it becomes the old one and
+    the previous old one is dropped.  An entry found only in the old
+    generation is copied into the current one, so whatever the search still
+    uses survives every turnover: an approximate LRU at the price of one
+    extra lookup on a miss.  (The earlier table was emptied when full, and a
+    search larger than the table lost everything it had proved, over and
+    over: the empty 4 x 3 board never finished with the product's table.)
+
+    The entries are facts about positions (proved bounds), not about a game,
+    so a table may serve any number of searches of the same board size; a
+    warm table only makes them finish sooner.
+    """
+
+    __slots__ = ("bounds", "keys", "limit", "old_bounds", "old_keys")
+
+    def __init__(self, limit: int | None = None, *, megabytes: float | None = None) -> None:
+        self.limit = limit if limit is not None else table_limit(megabytes)
+        self.bounds: dict = {}
+        self.old_bounds: dict = {}
+        self.keys: dict = {}
+        self.old_keys: dict = {}
+
+    def __len__(self) -> int:
+        return len(self.bounds) + len(self.old_bounds)
+
+    def turn_bounds(self) -> None:
+        self.old_bounds = self.bounds
+        self.bounds = {}
+
+    def turn_keys(self) -> None:
+        self.old_keys = self.keys
+        self.keys = {}
+
+    def clear(self) -> None:
+        self.bounds, self.old_bounds, self.keys, self.old_keys = {}, {}, {}, {}
+
+
+# The process-wide tables of solve(), value() and move_values() without a table, per
+# board size.
+_tables: dict[tuple[int, int], Table] = {}
 
 
 @dataclass(frozen=True)
@@ -105,12 +175,11 @@ def clear_cache() -> None:
     _tables.clear()
 
 
-def _tables_for(geo: Geometry) -> tuple[dict, dict]:
-    tables = _tables.setdefault((geo.width, geo.height), ({}, {}))
-    for table in tables:
-        if len(table) > TABLE_LIMIT:
-            table.clear()
-    return tables
+def _table_for(geo: Geometry) -> Table:
+    table = _tables.get((geo.width, geo.height))
+    if table is None or table.limit != table_limit():
+        table = _tables[geo.width, geo.height] = Table()
+    return table
 
 
 @cache
@@ -153,9 +222,16 @@ class _Search:
     updated, so nothing needs undoing and no object is made per node.
     """
 
-    def __init__(self, geo: Geometry, drawn: int, deadline: float | None, max_nodes: int | None):
+    def __init__(
+        self,
+        geo: Geometry,
+        drawn: int,
+        deadline: float | None,
+        max_nodes: int | None,
+        table: Table | None = None,
+    ):
         self.geo = geo
-        self.table, self.keys = _tables_for(geo)
+        self.tables = _table_for(geo) if table is None else table
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.history = [0] * geo.n_edges
@@ -389,8 +465,11 @@ class _Search:
         """
         geo = self.geo
         canonical, inverses, symmetries = geo.canonical, geo.inverses, geo.symmetries
-        keys, table = self.keys, self.table
+        tables = self.tables
+        limit = tables.limit
+        keys, table = tables.keys, tables.bounds
         keys_get, table_get = keys.get, table.get
+        old_keys_get, old_get = tables.old_keys.get, tables.old_bounds.get
         links, history = self.links, self.history
         capture_plan, quiet_key, play = self.capture_plan, self._quiet_key, self.play
         deadline, max_nodes = self.deadline, self.max_nodes
@@ -404,7 +483,7 @@ class _Search:
         self.count = count
 
         def search(drawn: int, two: int, three: int, left: int, alpha: int, beta: int) -> int:
-            nonlocal nodes
+            nonlocal nodes, keys, keys_get, old_keys_get, table, table_get, old_get
             nodes += 1
             if not nodes & _CLOCK_MASK:
                 if deadline is not None and clock() > deadline:
@@ -450,20 +529,32 @@ class _Search:
             else:
                 known = keys_get(drawn)
                 if known is None:
-                    if len(keys) > TABLE_LIMIT:
-                        keys.clear()  # only a cache
-                    known = keys[drawn] = quiet_key(drawn, two, left)
+                    known = old_keys_get(drawn)
+                    if known is None:
+                        if len(keys) >= limit:
+                            tables.turn_keys()
+                            keys, keys_get = tables.keys, tables.keys.get
+                            old_keys_get = tables.old_keys.get
+                        known = quiet_key(drawn, two, left)
+                    keys[drawn] = known
                 key, sym, openings, safe, caps = known
                 if sym < 0:
                     return gain + key  # a simple loony endgame: ``key`` is its value
             entry = table_get(key)
+            if entry is None:
+                entry = old_get(key)
+                if entry is None:
+                    if len(table) >= limit:
+                        # The current generation is full: it becomes the old one, and
+                        # what the search still reaches is copied back on use.
+                        tables.turn_bounds()
+                        table, table_get = tables.bounds, tables.bounds.get
+                        old_get = tables.old_bounds.get
+                else:
+                    table[key] = entry  # still in use: keep it
             alpha0, beta0 = alpha, beta
             hint = -1
-            if entry is None:
-                if len(table) > TABLE_LIMIT:
-                    # Emptied rather than aged: simpler, and no answer depends on it.
-                    table.clear()
-            else:
+            if entry is not None:
                 lo, hi, hint = entry
                 if lo >= beta or lo == hi:
                     return gain + lo
@@ -617,6 +708,45 @@ class _Search:
             return k + self.search(*child, target - 1 - k, target - k) >= target
         return -self.search(*child, -target, -target + 1) >= target
 
+    def bounds(self, drawn: int, two: int, three: int, left: int) -> tuple[int, int]:
+        """What the table has proved about a position: ``(lower, upper)`` on its value.
+
+        The search's own first steps (forced captures, then the key), without
+        searching: ``(-left, left)`` when the table knows nothing.
+        """
+        gain = 0
+        takes: list[int] = []
+        while three:
+            forced, takes, _ = self.capture_plan(drawn, two, three)
+            if not forced:
+                break
+            for e in forced:
+                drawn, two, three, k = self.play(drawn, two, three, e)
+                gain += k
+        left -= gain
+        if not left:
+            return gain, gain
+        t = self.tables
+        if takes:
+            key = self.geo.canonical(drawn)[0]
+        else:
+            known = t.keys.get(drawn) or t.old_keys.get(drawn)
+            if known is None:
+                known = self._quiet_key(drawn, two, left)
+            if known[1] < 0:
+                return gain + known[0], gain + known[0]
+            key = known[0]
+        entry = t.bounds.get(key) or t.old_bounds.get(key)
+        if entry is None:
+            return gain - left, gain + left
+        return gain + entry[0], gain + entry[1]
+
+    def move_bounds(self, e: int) -> tuple[int, int]:
+        """Proved bounds on the value of drawing ``e`` at the root, for the mover."""
+        k, child = self.after(e)
+        lo, hi = self.bounds(*child)
+        return (k + lo, k + hi) if k else (-hi, -lo)
+
 
 def _bits_of(mask: int) -> list[int]:
     out = []
@@ -630,27 +760,37 @@ def _bits_of(mask: int) -> list[int]:
 # -- public API -----------------------------------------------------------------
 
 
-def _start(board: Board, budget: float | None, max_nodes: int | None) -> _Search:
+def _start(
+    board: Board, budget: float | None, max_nodes: int | None, table: Table | None = None
+) -> _Search:
     deadline = None if budget is None else time.perf_counter() + budget
-    return _Search(geometry(board.width, board.height), board.edge_bits, deadline, max_nodes)
+    geo = geometry(board.width, board.height)
+    return _Search(geo, board.edge_bits, deadline, max_nodes, table)
 
 
 def solve(
-    board: Board, *, budget: float | None = None, max_nodes: int | None = None
+    board: Board,
+    *,
+    budget: float | None = None,
+    max_nodes: int | None = None,
+    table: Table | None = None,
+    stats: dict[str, int] | None = None,
 ) -> Solution | None:
     """Solve the position exactly: its value and every move that keeps it.
 
     ``value`` is the final margin of the side to move over the boxes still
     unclaimed with best play by both (see the module docstring).  Returns
     ``None`` if the search does not finish within ``budget`` seconds or
-    ``max_nodes`` nodes; work done still fills the shared transposition table,
-    so asking again later is cheaper.
+    ``max_nodes`` nodes; work done still fills the transposition table
+    (``table``, else the process-wide one for the board size), so asking
+    again later is cheaper.  ``stats``, if given, receives ``nodes``, finished
+    or not.
 
     >>> s = solve(Board(2, 2))
     >>> s.value, len(s.best)
     (2, 8)
     """
-    s = _start(board, budget, max_nodes)
+    s = _start(board, budget, max_nodes, table)
     moves = [board.index(e) for e in board.legal_moves]
     if not moves:
         return Solution(0, (), 0)
@@ -660,7 +800,22 @@ def solve(
         best = tuple(board.edges[e] for e in moves if s.move_reaches(e, best_value))
     except _OutOfBudget:
         return None
+    finally:
+        if stats is not None:
+            stats["nodes"] = s.nodes
     return Solution(best_value, best, s.nodes)
+
+
+def move_bounds(board: Board, table: Table | None = None) -> dict[Edge, tuple[int, int]]:
+    """What ``table`` has proved about each legal move: ``(lower, upper)`` on its value.
+
+    No search: only lookups, so it costs a few milliseconds.  A move's value as
+    in :func:`move_values`; ``(-n, n)`` for a move the table knows nothing of,
+    ``n`` the boxes unclaimed.  After an unfinished :func:`solve` this says
+    which moves are already proved worse than another.
+    """
+    s = _start(board, None, None, table)
+    return {e: s.move_bounds(board.index(e)) for e in board.legal_moves}
 
 
 def move_values(board: Board, *, budget: float | None = None) -> dict[Edge, int] | None:

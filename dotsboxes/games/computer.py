@@ -1,8 +1,9 @@
 """The computer player, kept off the request path.
 
 After any change that leaves the computer to move (a player's move, a new
-game where it plays Blue, an undo, an import) :data:`services.game_changed`
-reaches :func:`_on_game_changed`, which calls :func:`start`.  ``start``
+game where it plays Blue, an undo, an import) the core's change event
+(:data:`dotsboxes.games.events.game_changed`) reaches :func:`_on_game_changed`,
+which calls :func:`start`.  ``start``
 hands one edge's worth of work to a small thread pool; that thread submits
 ``players.choose`` to the engine's process pool (:mod:`dotsboxes.engine.pool`)
 with the level's time budget and a seed, waits for it, and applies the
@@ -13,7 +14,10 @@ and moves again, that commit starts the next edge the same way: pages see
 its edges arrive one by one.
 
 A cache key per (game, version) stops two jobs thinking about the same
-position (the cache is Redis when several servers share the work).  The claim
+position (the cache is Redis when several servers share the work).  When the
+cache cannot be reached (a Redis outage) the claim is a database lease instead
+(:mod:`dotsboxes.leases`): the game goes on, and nothing here ever turns a
+committed move into an error.  The claim
 is a short lease (:data:`LEASE_SECONDS`) that a thread of the claiming process
 renews while the job is queued or running, however long the engine thinks;
 when the job ends it stops renewing, and when the process dies nothing renews,
@@ -37,11 +41,13 @@ from django.core.cache import cache
 from django.db import OperationalError, connection
 from django.dispatch import receiver
 
+from dotsboxes import leases
 from dotsboxes.engine import players, pool
 from dotsboxes.rules import Board, Edge
 
+from .events import GameChanged, game_changed
 from .models import Game, Side
-from .services import game_apply_computer_move, game_changed
+from .services import game_apply_computer_move
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +68,7 @@ _threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="computer")
 # wait in the queue of ``_threads`` longer than a lease while other games think:
 # its claim must hold then too.  It only lives as long as the process does,
 # which is the point: a killed server's claims lapse within LEASE_SECONDS.
-_held: set[str] = set()
+_held: dict[str, str] = {}  # claim key -> where it is held: "cache" or "db"
 _held_lock = threading.Lock()
 _renewer: threading.Thread | None = None
 
@@ -72,16 +78,20 @@ def budget_for(level: str, board: Board) -> float:
     return float(players.default_budget(level, board))
 
 
-def think(board: Board, *, level: str, seed: int) -> Edge:
+def think(board: Board, *, level: str, seed: int, game_id: int | None = None) -> Edge:
     """The computer's edge for the side to move, computed in the engine's process pool.
 
     Blocks the calling thread (never call it from a request): on a pool
     failure or timeout the cheap :data:`FALLBACK_LEVEL` answers in-thread.
+    ``game_id``: the worker keeps the master's tables for that game between
+    moves (a few games per worker, least recently used dropped).
     """
     budget = budget_for(level, board)
     future: Future | None = None
     try:
-        future = pool.submit(players.choose, board, level=level, budget=budget, seed=seed)
+        future = pool.submit(
+            players.choose, board, level=level, budget=budget, seed=seed, game=game_id
+        )
         return future.result(timeout=budget + GRACE)
     except Exception:
         log.warning("engine failed or overran at %s; %s answers", board.key(), FALLBACK_LEVEL)
@@ -103,10 +113,15 @@ def _claim(game_id: int, version: int) -> bool:
     """Take the lease on ``version`` of a game and keep renewing it; False if taken."""
     global _renewer
     key = claim_key(game_id, version)
-    if not cache.add(key, 1, timeout=LEASE_SECONDS):
+    try:
+        taken, where = cache.add(key, 1, timeout=LEASE_SECONDS), "cache"
+    except Exception:  # Redis is down: the database holds the lease meanwhile
+        log.warning("cache unavailable; computer claim %s taken in the database", key)
+        taken, where = _retry(lambda: leases.acquire(key, LEASE_SECONDS)), "db"
+    if not taken:
         return False
     with _held_lock:
-        _held.add(key)
+        _held[key] = where
         if _renewer is None or not _renewer.is_alive():
             _renewer = threading.Thread(target=_renew_forever, name="computer-claims", daemon=True)
             _renewer.start()
@@ -116,28 +131,40 @@ def _claim(game_id: int, version: int) -> bool:
 def _let_go(key: str) -> None:
     """Stop renewing ``key``: it lapses within the lease (a finished job's position)."""
     with _held_lock:
-        _held.discard(key)
+        _held.pop(key, None)
 
 
 def _release(key: str) -> None:
     """Give ``key`` up at once, so the next page poll can start that position again."""
-    _let_go(key)
-    cache.delete(key)
+    with _held_lock:
+        where = _held.pop(key, "cache")
+    try:
+        if where == "db":
+            leases.release(key)
+        else:
+            cache.delete(key)
+    except Exception:  # it lapses within the lease anyway
+        log.warning("could not release computer claim %s", key, exc_info=True)
 
 
 def _renew_forever() -> None:
     while True:
         time.sleep(RENEW_SECONDS)
         with _held_lock:
-            keys = list(_held)
-        for key in keys:
+            held = list(_held.items())
+        for key, where in held:
             try:
                 # A lease that lapsed anyway (the process stalled longer than a
                 # lease) is not taken back: another server may have started the
                 # position, and only one answer per version is ever applied.
-                cache.touch(key, LEASE_SECONDS)
-            except Exception:  # the cache is down: claims cannot hold, jobs go on
+                if where == "db":
+                    leases.renew(key, LEASE_SECONDS)
+                else:
+                    cache.touch(key, LEASE_SECONDS)
+            except Exception:  # claims cannot hold: jobs go on, versions keep them apart
                 log.warning("could not renew computer claim %s", key, exc_info=True)
+        if any(where == "db" for _key, where in held):
+            connection.close()  # this thread lives for ever: give the connection back
 
 
 def is_thinking(game: Game, board: Board) -> bool:
@@ -163,10 +190,17 @@ def start(game: Game, *, level: str | None = None, side: str | None = None) -> F
 
 
 def ensure(game: Game, board: Board) -> Future | None:
-    """Start the computer if it is to move and nobody is thinking (e.g. after a restart)."""
-    if is_thinking(game, board):
+    """Start the computer if it is to move and nobody is thinking (e.g. after a restart).
+
+    Pages call it on every view and poll: it never raises (a failure here must not
+    turn a page into an error; the next poll tries again)."""
+    if not is_thinking(game, board):
+        return None
+    try:
         return start(game)
-    return None
+    except Exception:
+        log.exception("could not start the computer for game %s", game.pk)
+        return None
 
 
 def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) -> int:
@@ -180,10 +214,11 @@ def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) ->
             board = game.board()
             if Side.of(board.turn) != side:
                 return drawn
-            edge = think(board, level=level, seed=game.pk * 1009 + len(board.move_stack))
+            seed = game.pk * 1009 + len(board.move_stack)
+            edge = think(board, level=level, seed=seed, game_id=game.pk)
             result = _retry(
-                lambda edge=edge, version=version: game_apply_computer_move(
-                    game_id=game_id, version=version, edge=edge, side=side
+                lambda edge=edge, version=version, game=game: game_apply_computer_move(
+                    game_id=game, version=version, edge=edge, side=side
                 )
             )
             if result is None:
@@ -222,8 +257,6 @@ def _retry(fn, attempts: int = 5):
 
 
 @receiver(game_changed, dispatch_uid="games.computer")
-def _on_game_changed(sender, *, game_id: int, active: bool, to_move, computer_side, **kwargs):
-    if active and computer_side and to_move == computer_side:
-        game = Game.objects.filter(pk=game_id).first()
-        if game is not None:
-            start(game)
+def _on_game_changed(sender, *, change: GameChanged, **kwargs) -> None:
+    if change.computer_to_move:
+        start(change.game)

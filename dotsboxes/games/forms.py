@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from dotsboxes.engine import players
 from dotsboxes.rules import Board, RulesError
+from dotsboxes.text import reject_control_characters
 
 from .models import Game, Side
 from .presenters import level_name
@@ -94,10 +95,18 @@ class NewGameForm(forms.Form):
         choices=(), label=_("Computer level"), required=False, error_messages=LEVEL_MESSAGES
     )
     blue_name = forms.CharField(
-        max_length=40, required=False, label=_("Blue player's name"), error_messages=NAME_MESSAGES
+        max_length=40,
+        required=False,
+        label=_("Blue player's name"),
+        error_messages=NAME_MESSAGES,
+        validators=[reject_control_characters],
     )
     red_name = forms.CharField(
-        max_length=40, required=False, label=_("Red player's name"), error_messages=NAME_MESSAGES
+        max_length=40,
+        required=False,
+        label=_("Red player's name"),
+        error_messages=NAME_MESSAGES,
+        validators=[reject_control_characters],
     )
     position = forms.CharField(required=False, widget=forms.HiddenInput, max_length=120)
 
@@ -183,6 +192,7 @@ class ImportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
         label=_("Game record"),
         max_length=20000,
+        validators=[reject_control_characters],
         error_messages={
             "required": _("Paste a game record here first."),
             "max_length": _("That is far longer than any game record (at most 20,000 characters)."),

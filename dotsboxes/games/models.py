@@ -134,7 +134,13 @@ class Game(models.Model):
         return Board.from_key(self.start_key) if self.start_key else Board(self.width, self.height)
 
     def board(self, *, ply: int | None = None) -> Board:
-        """Replay the stored moves (the first ``ply`` of them) on the start position.
+        """The position after the stored moves (the first ``ply`` of them).
+
+        The whole game's board is rebuilt at most once per instance and version:
+        later calls in the same request or job return the same board, and the
+        commands in :mod:`dotsboxes.games.services` keep it in step as they draw
+        or take back edges.  Treat it as read-only (``copy()`` it to explore).
+        ``ply`` gives a fresh board of an earlier position.
 
         Outside a transaction (a page being rendered while the computer or the
         opponent commits) the game row and its moves are two reads, and a commit
@@ -144,23 +150,41 @@ class Game(models.Model):
         refreshed and the board rebuilt.  Every change to the moves bumps the
         version in the same transaction, so equal versions mean a consistent pair.
         """
+        if ply is not None:
+            return self._replay(ply)[0]
+        cached = self.__dict__.get("_replayed")
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
         while True:
-            board = self._replay(ply)
-            if ply is not None or self.pk is None or transaction.get_connection().in_atomic_block:
-                return board
+            board, computer = self._replay(None)
+            if self.pk is None or transaction.get_connection().in_atomic_block:
+                break
             current = Game.objects.filter(pk=self.pk).values_list("version", flat=True).first()
             if current is None or current == self.version:
-                return board
+                break
             self.refresh_from_db()
+        self.keep_board(board, computer)
+        return board
 
-    def _replay(self, ply: int | None) -> Board:
+    def computer_flags(self) -> list[bool]:
+        """For each move of :meth:`board`, whether the computer drew it (same cache)."""
+        self.board()
+        return self.__dict__["_replayed"][2]
+
+    def keep_board(self, board: Board, computer: list[bool]) -> None:
+        """Remember ``board`` (and who drew its moves) as this version's board."""
+        self.__dict__["_replayed"] = (self.version, board, computer)
+
+    def _replay(self, ply: int | None) -> tuple[Board, list[bool]]:
         board = self.start_board()
-        moves = self.moves.order_by("ply").values_list("edge", flat=True)
+        moves = self.moves.order_by("ply").values_list("edge", "by_computer")
         if ply is not None:
             moves = moves[: max(ply, 0)]
-        for text in moves:
-            board.play(Edge.parse(text))
-        return board
+        computer = []
+        for text, by_computer in moves:
+            board.push(Edge.parse(text))  # stored moves were checked when drawn
+            computer.append(by_computer)
+        return board, computer
 
     def name_of(self, side: Side | Player) -> str:
         blue = side in (Side.BLUE, Player.BLUE)

@@ -251,15 +251,16 @@ def build_panel(
         last_turn=_last_turn(all_turns),
         highlight=[hint.edge] if hint else (),
         fresh=fresh,
+        steps=steps,
         title=gettext("Board, %(size)s; %(player)s to move")
         % {"size": size_text(board.width, board.height), "player": player_name(board.turn)}
         if active
         else gettext("Board, %(size)s; game over") % {"size": size_text(board.width, board.height)},
     )
     if active:
-        status = status_sentence(board, computer=computer)
+        status = status_sentence(board, computer=computer, steps=steps)
     else:
-        status = status_sentence(board) if not board.legal_moves else ""
+        status = status_sentence(board, steps=steps) if not board.legal_moves else ""
     panel = Panel(
         game=game,
         board=board,

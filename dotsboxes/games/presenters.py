@@ -185,8 +185,11 @@ def size_text(width: int, height: int) -> str:
     }
 
 
-def status_sentence(board: Board, *, computer: Player | None = None) -> str:
-    """The last turn and what comes next, in one sentence.
+def status_sentence(
+    board: Board, *, computer: Player | None = None, steps: Sequence[Step] | None = None
+) -> str:
+    """The last turn and what comes next, in one sentence (``steps``: the board's
+    :func:`history`, when the caller has it).
 
     >>> b = Board(1, 1)
     >>> for e in ("a1-b1", "a2-b2", "a1-a2", "b1-b2"):
@@ -194,7 +197,7 @@ def status_sentence(board: Board, *, computer: Player | None = None) -> str:
     >>> status_sentence(b)
     'Red draws b1-b2 and claims a box; the game is over: Red wins 1 to 0.'
     """
-    all_turns = turns(board)
+    all_turns = turns(board, steps)
     verb = ""
     if all_turns:
         last = all_turns[-1]
@@ -282,8 +285,9 @@ def board_svg(
     interactive: bool = False,
     guides: bool = False,
     fresh: Sequence[Edge] = (),
+    steps: Sequence[Step] | None = None,
 ) -> str:
-    """Render ``board`` as an ``<svg>`` string.
+    """Render ``board`` as an ``<svg>`` string (``steps``: its :func:`history`, if known).
 
     Drawn edges take the colour of who drew them, Red's with a pale stripe down
     the middle so that colour is never the only sign (edges of a position
@@ -297,7 +301,7 @@ def board_svg(
     """
     w, h = board.width, board.height
     width, height = 2 * MARGIN + w * CELL, 2 * MARGIN + h * CELL
-    steps = history(board)
+    steps = history(board) if steps is None else steps
     owners = {s.edge: s.player for s in steps}
     order = {edge: i for i, edge in enumerate(fresh)}
     box_delay = {box: order[s.edge] for s in steps if s.edge in order for box in s.claimed}

@@ -1,32 +1,41 @@
-"""Commands on games: the only code that changes a ``Game`` or its ``Move`` rows.
+"""The game core: the only code that changes a ``Game`` or its ``Move`` rows, for every mode.
 
-HackSoft-style: one keyword-only function per action, each in
-``transaction.atomic`` with the game row locked (``select_for_update``).  Every
-command that acts on a position takes the ``version`` the client saw and
-refuses a stale one, applies moves through :mod:`dotsboxes.rules`, saves, bumps
-``version`` and sends :data:`game_changed` once the transaction commits.
+Every mode (against the computer, on one device, online rooms, and the
+computer itself) goes through the same steps, each a small function here:
 
-Who may act is decided by :class:`Actor` (a browser token and, when signed
-in, a user id) against the game's seats.  Views, the rooms app and the
-computer all call these functions; refusals raise a :class:`GameError`
-subclass whose message is plain English, safe to show to the player, and the
-stored game is unchanged.
+- :func:`locked` locks the game row (``select_for_update``); the rooms lock the
+  room and the game in one statement instead and then use the same steps;
+- :func:`check_active`, :func:`check_version` refuse a finished game and a
+  stale ``version``; who may act for a side is the mode's policy
+  (:class:`Actor` for a browser or account, the computer's own side, a room's
+  stand-in);
+- :func:`draw_edges` draws one edge or several (the computer's whole turn),
+  records the ``Move`` rows and finishes the game when the last box is claimed;
+  :func:`take_back_to` undoes whole turns, :func:`end_game` resigns, aborts or
+  agrees a draw;
+- :func:`commit` stores the scores, bumps ``version`` and sends the one change
+  event (:class:`~dotsboxes.games.events.GameChanged`) after the transaction
+  commits.  Nothing else announces a change.
 
-Listening for changes (e.g. to push a board over a WebSocket)::
+The board is replayed from the moves once per game instance and version
+(:meth:`Game.board`) and kept in step by these steps, so a command, its push
+and its response share one board.
 
-    from dotsboxes.games.services import game_changed
-
-    @receiver(game_changed)
-    def push(sender, *, game_id, public_id, version, event, **kwargs): ...
+The commands below (``game_*``, one keyword-only function per action, each in
+``transaction.atomic``) serve the play page; ``dotsboxes.rooms.services``
+composes the same steps with what only rooms have (offers, clock, chat).
+Refusals raise a :class:`GameError` subclass whose message is plain English,
+safe to show to the player, and whose ``status`` is the HTTP status to answer
+with; the stored game is unchanged.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import django.dispatch
 from django.db import transaction
 from django.utils import timezone
 
@@ -42,46 +51,55 @@ from dotsboxes.rules import (
 )
 from dotsboxes.rules.notation import _parse_turns
 
+from .events import Drawn, GameChanged, announce, game_changed
 from .models import Game, Move, Side
+from .turns import turn_spans
 
-#: Sent after commit by every command. Keyword arguments: ``game_id``,
-#: ``public_id``, ``version`` (the new one), ``event`` (``"created"``,
-#: ``"move"``, ``"undo"``, ``"resign"``, ``"hint"``), ``active`` (still in
-#: progress), ``to_move`` (the :class:`Side` to move) and ``computer_side``.
-game_changed = django.dispatch.Signal()
+__all__ = ["GameChanged", "game_changed"]  # re-exported: listeners may import them from here
 
 MAX_NAME = 40
 
 
 class GameError(ValueError):
-    """An action on a game was refused; ``str(error)`` is a message for the player."""
+    """An action on a game was refused; ``str(error)`` is a message for the player
+    and ``status`` the HTTP status that says why (bad input by default)."""
+
+    status = 400
 
 
 class GameNotFoundError(GameError):
-    pass
-
-
-class StaleVersionError(GameError):
-    pass
+    status = 404
 
 
 class NotYourGameError(GameError):
+    """The actor may not do this here: a spectator, or not the right player."""
+
+    status = 403
+
+
+class ConflictError(GameError):
+    """Not now: out of turn, a stale version, the game over, an offer pending."""
+
+    status = 409
+
+
+class StaleVersionError(ConflictError):
     pass
 
 
-class NotYourTurnError(GameError):
+class NotYourTurnError(ConflictError):
     pass
 
 
-class GameOverError(GameError):
+class GameOverError(ConflictError):
+    pass
+
+
+class NothingToUndoError(ConflictError):
     pass
 
 
 class IllegalEdgeError(GameError):
-    pass
-
-
-class NothingToUndoError(GameError):
     pass
 
 
@@ -100,7 +118,10 @@ class BadRecordError(GameError):
 
 @dataclass(frozen=True)
 class Actor:
-    """Who is asking: a browser (its session token) and, if signed in, a user."""
+    """Who is asking: a browser (its seat token) and, if signed in, a user.
+
+    The seat policy of the play page and of rooms alike: a seat belongs to its
+    user when one is set, else to the browser holding its token."""
 
     token: str = ""
     user_id: int | None = None
@@ -112,7 +133,7 @@ class Actor:
         user_id = game.blue_user_id if blue else game.red_user_id
         if user_id is not None and self.user_id == user_id:
             return True
-        return bool(token) and token == self.token
+        return bool(token and self.token) and secrets.compare_digest(token, self.token)
 
     def seats(self, game: Game) -> list[Side]:
         """The sides of ``game`` this actor may play (both on one device)."""
@@ -129,15 +150,139 @@ class MoveResult:
     claimed: tuple[int, ...]
 
 
-# -- helpers ----------------------------------------------------------------------
+# -- the steps every mode shares --------------------------------------------------
 
 
-def _locked(game: Game | int) -> Game:
+def locked(game: Game | int) -> Game:
+    """The game row, locked until the transaction ends.
+
+    Given an instance whose board is already replayed at the version found, the
+    locked instance keeps that board (equal versions mean equal moves)."""
     pk = game.pk if isinstance(game, Game) else game
     try:
-        return Game.objects.select_for_update().get(pk=pk)
+        found = Game.objects.select_for_update().get(pk=pk)
     except Game.DoesNotExist:
         raise GameNotFoundError("There is no such game.") from None
+    cached = game.__dict__.get("_replayed") if isinstance(game, Game) else None
+    if cached is not None and cached[0] == found.version:
+        # A copy: the command changes the locked instance's board, not the caller's.
+        found.keep_board(cached[1].copy(), list(cached[2]))
+    return found
+
+
+def check_active(game: Game) -> None:
+    if game.status != Game.Status.ACTIVE:
+        raise GameOverError("The game is over: no more moves can be made in it.")
+
+
+def check_version(game: Game, version: int | str | None) -> None:
+    """Refuse an action taken on a version of the game that is no longer current."""
+    try:
+        seen = int(version)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        seen = -1
+    if seen != game.version:
+        raise StaleVersionError(
+            "The board had changed since that page was loaded, so nothing was done. "
+            "It now shows the game as it stands."
+        )
+
+
+def draw_edges(game: Game, edges: Iterable[str | Edge], *, by_computer: bool) -> tuple[Drawn, ...]:
+    """Draw ``edges`` in order for whoever is to move (the row is locked by the caller).
+
+    One edge for a player's move, several for the computer's whole turn.  All or
+    nothing: an edge that is not on the board or already drawn raises
+    :class:`IllegalEdgeError` and leaves the game and its board as they were.
+    Records the ``Move`` rows in one insert and finishes the game when the last
+    box is claimed; :func:`commit` then bumps the version and announces it.
+    """
+    board, computer = game.board(), game.computer_flags()
+    drawn: list[Drawn] = []
+    try:
+        for text in edges:
+            try:
+                edge = board.parse_edge(str(text))
+            except RulesError as exc:
+                raise IllegalEdgeError(f"{exc}.") from None
+            if board.is_drawn(edge):
+                raise IllegalEdgeError(f"{edge} is already drawn: choose an edge that is not.")
+            side = Side.of(board.turn)
+            drawn.append(Drawn(str(edge), side, board.push(edge), by_computer))
+    except IllegalEdgeError:
+        for _ in drawn:
+            board.pop()
+        raise
+    ply = len(computer)
+    Move.objects.bulk_create(
+        Move(game=game, ply=ply + n, edge=d.edge, side=d.side, by_computer=by_computer)
+        for n, d in enumerate(drawn, start=1)
+    )
+    computer.extend(by_computer for _ in drawn)
+    finish_if_over(game, board)
+    return tuple(drawn)
+
+
+def finish_if_over(game: Game, board: Board) -> None:
+    """Finish an active game whose every edge is drawn: the boxes decide."""
+    outcome = board.outcome()
+    if outcome is None or game.status != Game.Status.ACTIVE:
+        return
+    if outcome.winner is None:
+        end_game(game, result=Game.Result.TIE, termination=Game.Termination.COMPLETED)
+    else:
+        result = Side.of(outcome.winner).value
+        end_game(game, result=result, termination=Game.Termination.COMPLETED)
+
+
+def end_game(game: Game, *, result: str, termination: str) -> None:
+    """End the game: all edges drawn, a resignation, an agreed draw, or aborted."""
+    aborted = termination == Game.Termination.ABORTED
+    game.status = Game.Status.ABORTED if aborted else Game.Status.FINISHED
+    game.result = result
+    game.termination = termination
+    game.finished_at = timezone.now()
+
+
+def take_back_to(game: Game, keep: int) -> int:
+    """Delete the moves after the first ``keep``; reopen a game that ended by drawing
+    every edge.  Returns how many edges were taken back."""
+    board, computer = game.board(), game.computer_flags()
+    removed = len(computer) - keep
+    game.moves.filter(ply__gt=keep).delete()
+    for _ in range(removed):
+        board.pop()
+        computer.pop()
+    game.status, game.result, game.termination = Game.Status.ACTIVE, "", ""
+    game.finished_at = None
+    return removed
+
+
+def commit(game: Game, event: str, drawn: tuple[Drawn, ...] = ()) -> GameChanged:
+    """Store the scores, bump the version, save, and announce the change after commit."""
+    board, computer = game.board(), game.computer_flags()
+    game.blue_score, game.red_score = board.scores
+    game.version += 1
+    game.save()
+    game.keep_board(board, computer)
+    change = GameChanged(
+        game=game,
+        version=game.version,
+        event=event,
+        drawn=drawn,
+        scores=board.scores,
+        to_move=Side.of(board.turn),
+        status=game.status,
+        result=game.result,
+        termination=game.termination,
+    )
+    transaction.on_commit(lambda: announce(change))
+    return change
+
+
+def _clean_name(name: str | None, default: str) -> str:
+    name = " ".join((name or "").split())[:MAX_NAME]
+    return name or default
 
 
 def _check_seated(game: Game, actor: Actor) -> list[Side]:
@@ -147,66 +292,6 @@ def _check_seated(game: Game, actor: Actor) -> list[Side]:
             "This game belongs to another browser: you can watch it, but not play in it."
         )
     return seats
-
-
-def _check_active(game: Game) -> None:
-    if game.status != Game.Status.ACTIVE:
-        raise GameOverError("The game is over: no more moves can be made in it.")
-
-
-def _check_version(game: Game, version: int | str | None) -> None:
-    try:
-        seen = int(version)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        seen = -1
-    if seen != game.version:
-        raise StaleVersionError(
-            "The board had changed since that page was loaded, so nothing was drawn. "
-            "It now shows the game as it stands."
-        )
-
-
-def _finish_if_over(game: Game, board: Board) -> None:
-    outcome = board.outcome()
-    if outcome is None:
-        return
-    game.status = Game.Status.FINISHED
-    game.termination = Game.Termination.COMPLETED
-    if outcome.winner is None:
-        game.result = Game.Result.TIE
-    else:
-        game.result = Game.Result.BLUE if outcome.winner is Player.BLUE else Game.Result.RED
-    game.finished_at = timezone.now()
-
-
-def _save(game: Game, board: Board, event: str) -> None:
-    """Store scores, bump the version, and announce the change after commit."""
-    game.blue_score, game.red_score = board.scores
-    game.version += 1
-    game.save()
-    kwargs = {
-        "game_id": game.pk,
-        "public_id": game.public_id,
-        "version": game.version,
-        "event": event,
-        "active": game.status == Game.Status.ACTIVE,
-        "to_move": Side.of(board.turn),
-        "computer_side": game.computer_side,
-    }
-    transaction.on_commit(lambda: game_changed.send(sender=Game, **kwargs))
-
-
-def _draw(game: Game, board: Board, edge: Edge, *, by_computer: bool) -> tuple[int, ...]:
-    side = Side.of(board.turn)
-    ply = len(board.move_stack) + 1
-    claimed = board.play(edge)
-    Move.objects.create(game=game, ply=ply, edge=str(edge), side=side, by_computer=by_computer)
-    return claimed
-
-
-def _clean_name(name: str | None, default: str) -> str:
-    name = " ".join((name or "").split())[:MAX_NAME]
-    return name or default
 
 
 # -- commands ---------------------------------------------------------------------
@@ -229,6 +314,7 @@ def game_create(
     moves: Iterable[Edge | str] = (),
     hints_used: int = 0,
     rematch_of: Game | None = None,
+    rated: bool = False,
 ) -> Game:
     """Start a game and return it.
 
@@ -252,7 +338,7 @@ def game_create(
         raise InvalidSetupError(f"That board cannot be set up: {exc}.") from None
     if start_key and (width, height) not in ((None, None), (board.width, board.height)):
         raise InvalidSetupError("The size does not match the starting position.")
-    game = Game(mode=mode, width=board.width, height=board.height, start_key=start_key)
+    game = Game(mode=mode, width=board.width, height=board.height, start_key=start_key, rated=rated)
     game.hints_used = max(0, min(int(hints_used), 32767))
     if mode == Game.Mode.COMPUTER:
         if computer_side not in Side.values:
@@ -282,14 +368,34 @@ def game_create(
             setattr(game, f"{side}_user_id", seat.user_id)
     game.rematch_of = rematch_of
     game.save()
+    game.keep_board(board, [])
     for edge in moves:
         try:
-            _draw(game, board, board.parse_edge(str(edge)), by_computer=False)
-        except RulesError as exc:
-            raise InvalidSetupError(f"Move {len(board.move_stack) + 1}: {exc}.") from None
-    _finish_if_over(game, board)
-    _save(game, board, "created")
+            draw_edges(game, [edge], by_computer=False)
+        except IllegalEdgeError as exc:
+            raise InvalidSetupError(f"Move {len(board.move_stack) + 1}: {exc}") from None
+    commit(game, "created")
     return game
+
+
+def _seated_on_current(
+    game: Game | int, version: int | str, actor: Actor
+) -> tuple[Game, list[Side]]:
+    """Lock the game; the actor must hold a seat, the game be on, the version current."""
+    game = locked(game)
+    seats = _check_seated(game, actor)
+    check_active(game)
+    check_version(game, version)
+    return game, seats
+
+
+def check_turn(game: Game, side: Side, seats: list[Side]) -> None:
+    """The seat policy of a move: the side to move must be one of ``seats``, and
+    a side the computer plays is the computer's."""
+    if game.is_computer(side):
+        raise NotYourTurnError("It is the computer's turn: wait for its move.")
+    if side not in seats:
+        raise NotYourTurnError(f"It is {side.label}'s turn, not yours.")
 
 
 @transaction.atomic
@@ -297,75 +403,51 @@ def game_play_move(
     *, game: Game | int, edge: str | Edge, version: int | str, actor: Actor
 ) -> MoveResult:
     """Draw ``edge`` for the side to move, if ``actor`` holds that seat."""
-    game = _locked(game)
-    seats = _check_seated(game, actor)
-    _check_active(game)
-    _check_version(game, version)
-    board = game.board()
-    side = Side.of(board.turn)
-    if game.is_computer(side):
-        raise NotYourTurnError("It is the computer's turn: wait for its move.")
-    if side not in seats:
-        raise NotYourTurnError(f"It is {side.label}'s turn, not yours.")
-    try:
-        parsed = board.parse_edge(str(edge))
-    except RulesError as exc:
-        raise IllegalEdgeError(f"{exc}.") from None
-    if board.is_drawn(parsed):
-        raise IllegalEdgeError(f"{parsed} is already drawn: choose an edge that is not.")
-    claimed = _draw(game, board, parsed, by_computer=False)
-    _finish_if_over(game, board)
-    _save(game, board, "move")
-    return MoveResult(game, board, parsed, claimed)
+    game, seats = _seated_on_current(game, version, actor)
+    check_turn(game, Side.of(game.board().turn), seats)
+    (drawn,) = draw_edges(game, [edge], by_computer=False)
+    commit(game, "move", (drawn,))
+    return MoveResult(game, game.board(), Edge.parse(drawn.edge), drawn.claimed)
 
 
 @transaction.atomic
 def game_apply_computer_move(
-    *, game_id: int, version: int, edge: str | Edge, side: str | None = None
+    *, game_id: int | Game, version: int, edge: str | Edge, side: str | None = None
 ) -> MoveResult | None:
     """Draw the computer's ``edge`` if the game is still at ``version``.
 
     The computer thought about the position at ``version``; if anything
     changed since (a move, an undo, a resignation) its answer is dropped and
     ``None`` returned.  ``side`` is the seat it plays (default: the game's
-    computer side); it is only applied when that side is to move.
+    computer side); it is only applied when that side is to move.  Passing the
+    game instance the computer thought about reuses its board.
     """
     try:
-        game = _locked(game_id)
+        game = locked(game_id)
     except GameNotFoundError:
         return None
     if game.status != Game.Status.ACTIVE or game.version != version:
         return None
-    board = game.board()
     side = side or game.computer_side
-    if not side or Side.of(board.turn) != side:
+    if not side or Side.of(game.board().turn) != side:
         return None
-    parsed = board.parse_edge(str(edge))
-    if board.is_drawn(parsed):
+    try:
+        (drawn,) = draw_edges(game, [edge], by_computer=True)
+    except IllegalEdgeError:
         return None
-    claimed = _draw(game, board, parsed, by_computer=True)
-    _finish_if_over(game, board)
-    _save(game, board, "move")
-    return MoveResult(game, board, parsed, claimed)
+    commit(game, "move", (drawn,))
+    return MoveResult(game, game.board(), Edge.parse(drawn.edge), drawn.claimed)
 
 
-def _undo_point(game: Game, sides: list[str]) -> int:
-    """How many moves to keep: drop the last run of the computer's edges, then the
-    player's last turn.  A turn is a run of edges by one side (play passes between)."""
-    keep = len(sides)
-
-    def drop_run() -> None:
-        nonlocal keep
-        mover = sides[keep - 1]
-        while keep and sides[keep - 1] == mover:
-            keep -= 1
-
-    if keep and game.is_computer(Side(sides[keep - 1])):
-        drop_run()
-    if not keep or game.is_computer(Side(sides[keep - 1])):
+def _undo_point(game: Game, board: Board) -> int:
+    """How many moves to keep: drop the computer's last turn, if it was the last,
+    then the player's last turn.  A turn is a run of edges by one side."""
+    spans = turn_spans(board)
+    if spans and game.is_computer(spans[-1].player):
+        spans.pop()
+    if not spans or game.is_computer(spans[-1].player):
         raise NothingToUndoError("There is no move of yours to take back.")
-    drop_run()
-    return keep
+    return spans[-1].start
 
 
 @transaction.atomic
@@ -373,20 +455,15 @@ def game_undo(*, game: Game | int, version: int | str, actor: Actor) -> Game:
     """Take back whole turns: the last turn on one device; against the computer the
     player's last turn and the computer's reply to it.  A game that ended by
     drawing every edge is reopened; a resigned one cannot be taken back."""
-    game = _locked(game)
+    game = locked(game)
     _check_seated(game, actor)
     if game.mode == Game.Mode.ONLINE:
         raise GameError("Online games take moves back only when both players agree.")
     if game.termination not in ("", Game.Termination.COMPLETED):
         raise GameOverError("The game was resigned: it cannot be taken back.")
-    _check_version(game, version)
-    sides = list(game.moves.order_by("ply").values_list("side", flat=True))
-    keep = _undo_point(game, sides)
-    game.moves.filter(ply__gt=keep).delete()
-    board = game.board()
-    game.status, game.result, game.termination = Game.Status.ACTIVE, "", ""
-    game.finished_at = None
-    _save(game, board, "undo")
+    check_version(game, version)
+    take_back_to(game, _undo_point(game, game.board()))
+    commit(game, "undo")
     return game
 
 
@@ -395,48 +472,55 @@ def game_resign(
     *, game: Game | int, version: int | str, actor: Actor, side: str | None = None
 ) -> Game:
     """Resign ``side`` (default: the actor's only seat, or the side to move on one device)."""
-    game = _locked(game)
-    seats = _check_seated(game, actor)
-    _check_active(game)
-    _check_version(game, version)
-    board = game.board()
+    game, seats = _seated_on_current(game, version, actor)
     if side is None:
-        side = seats[0] if len(seats) == 1 else Side.of(board.turn)
+        side = seats[0] if len(seats) == 1 else Side.of(game.board().turn)
     if side not in seats:
         raise NotYourGameError("You can only resign for your own side.")
-    game.status = Game.Status.FINISHED
-    game.termination = Game.Termination.RESIGNED
-    game.result = Game.Result.RED if side == Side.BLUE else Game.Result.BLUE
-    game.finished_at = timezone.now()
-    _save(game, board, "resign")
+    resign(game, Side(side))
+    commit(game, "resign")
     return game
+
+
+def resign(game: Game, side: Side) -> None:
+    """``side`` gives up: the other side wins."""
+    winner = Game.Result.RED if side == Side.BLUE else Game.Result.BLUE
+    end_game(game, result=winner, termination=Game.Termination.RESIGNED)
 
 
 @transaction.atomic
 def game_count_hint(*, game: Game | int, version: int | str, actor: Actor) -> Game:
     """Count a hint shown to the player (kept in the game and its record)."""
-    game = _locked(game)
-    seats = _check_seated(game, actor)
-    _check_active(game)
-    _check_version(game, version)
-    board = game.board()
-    side = Side.of(board.turn)
+    game, seats = _seated_on_current(game, version, actor)
+    side = Side.of(game.board().turn)
     if game.is_computer(side) or side not in seats:
         raise NotYourTurnError("A hint is for your own turn: wait for it.")
     game.hints_used += 1
-    _save(game, board, "hint")
+    commit(game, "hint")
     return game
 
 
 def game_rematch(*, game: Game, actor: Actor, swap: bool = True) -> Game:
-    """A new game like ``game``; by default the other player draws first.
-
-    Against the computer, swapping gives the player the other side; on one
-    device the two names change colours.  ``swap=False`` keeps everything as it was.
-    """
+    """The play page's rematch: a new game like ``game``; by default the other
+    player draws first.  Online rematches are offered and accepted in the room."""
     _check_seated(game, actor)
     if game.mode == Game.Mode.ONLINE:
         raise GameError("Online rematches are offered in the room.")
+    return start_rematch(game, actor=actor, swap=swap)
+
+
+def _seat_of(game: Game, side: Side) -> Actor:
+    return Actor(token=getattr(game, f"{side}_token"), user_id=getattr(game, f"{side}_user_id"))
+
+
+def start_rematch(game: Game, *, actor: Actor | None = None, swap: bool = True) -> Game:
+    """Create the rematch of ``game`` (the caller decided it may start).
+
+    Swapping gives the other side the first edge: against the computer the
+    player takes the other side; on one device the two names change colours;
+    online the two seats (name, account, browser) change colours.  ``swap=False``
+    keeps everything as it was."""
+    actor = actor or Actor()
     size = {
         "start_key": game.start_key,
         "width": None if game.start_key else game.width,
@@ -454,9 +538,19 @@ def game_rematch(*, game: Game, actor: Actor, swap: bool = True) -> Game:
             red_name=game.name_of(human),
             rematch_of=game,
         )
-    blue, red = (game.red_name, game.blue_name) if swap else (game.blue_name, game.red_name)
+    # The sides of ``game`` whose players sit as Blue and as Red in the rematch.
+    blue, red = (Side.RED, Side.BLUE) if swap else (Side.BLUE, Side.RED)
+    seats = {}
+    if game.mode == Game.Mode.ONLINE:
+        seats = {"blue": _seat_of(game, blue), "red": _seat_of(game, red), "rated": game.rated}
     return game_create(
-        actor=actor, mode=game.mode, **size, blue_name=blue, red_name=red, rematch_of=game
+        actor=actor,
+        mode=game.mode,
+        **size,
+        blue_name=game.name_of(blue),
+        red_name=game.name_of(red),
+        rematch_of=game,
+        **seats,
     )
 
 

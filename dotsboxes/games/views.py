@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from dotsboxes import throttle
 from dotsboxes.rules import Board, GameRecord, format_record
 
 from . import computer, hints, services
@@ -82,8 +83,14 @@ def _respond(
 @require_http_methods(["GET", "POST"])
 def new(request: HttpRequest) -> HttpResponse:
     """The new-game form; ``?mode=local|computer`` and ``?position=<key>`` preset it."""
+    wait = 0
     if request.method == "POST":
         form = NewGameForm(request.POST)
+        if form.is_valid() and form.cleaned_data["mode"] == Game.Mode.COMPUTER:
+            # Engine time is what is scarce: limit new games against the computer.
+            wait = throttle.hit("computer_game", *throttle.request_keys(request))
+            if wait:
+                form.add_error(None, throttle.message(wait))
         if form.is_valid():
             data = form.cleaned_data
             try:
@@ -119,7 +126,8 @@ def new(request: HttpRequest) -> HttpResponse:
     if form.start_board is not None:
         form.name_sides_for(form.start_board)
         preview = board_svg(form.start_board, title=gettext("The starting position"))
-    return render(request, "games/new.html", {"form": form, "preview": preview})
+    context = {"form": form, "preview": preview}
+    return render(request, "games/new.html", context, status=429 if wait else 200)
 
 
 def _defaults(form: NewGameForm) -> dict:
@@ -179,6 +187,13 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def hint(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
+    wait = throttle.hit("hint", *throttle.request_keys(request))
+    if wait:
+        if request.htmx:  # the panel, with the message where errors show (the page swaps 429)
+            response = _respond(request, game, error=throttle.message(wait))
+            response.status_code = 429
+            return response
+        return throttle.too_many(request, wait)
     try:
         game = services.game_count_hint(
             game=game, version=request.POST.get("version"), actor=actor_for(request)
@@ -354,6 +369,15 @@ def record(request: HttpRequest, public_id: str) -> HttpResponse:
 def import_record(request: HttpRequest) -> HttpResponse:
     """Paste a record to replay it or play on from its last position."""
     form = ImportForm(request.POST or None)
+    wait = 0
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and form.cleaned_data["mode"] == Game.Mode.COMPUTER
+    ):
+        wait = throttle.hit("computer_game", *throttle.request_keys(request))
+        if wait:
+            form.add_error("record", throttle.message(wait))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         mode = Game.Mode.LOCAL if data["mode"] == "replay" else data["mode"]
@@ -371,7 +395,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
             if data["mode"] == "replay":
                 return redirect(reverse("games:replay", args=[game.public_id]))
             return redirect(game)
-    return render(request, "games/import.html", {"form": form})
+    return render(request, "games/import.html", {"form": form}, status=429 if wait else 200)
 
 
 @require_GET

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from dotsboxes import throttle
 from dotsboxes.engine import pool
 from dotsboxes.games.models import Game, Side
 from dotsboxes.games.presenters import edge_error
@@ -113,6 +114,10 @@ def from_game(request: HttpRequest, public_id: str) -> HttpResponse:
     moves = list(game.moves.order_by("ply"))
     review = cache.get(_key(game))
     if review is None:
+        if cache.get(_key(game) + ":pending") is None:  # this visit would start the engine
+            wait = throttle.hit("analysis", *throttle.request_keys(request))
+            if wait:
+                return throttle.too_many(request, wait)
         _start_review(game, moves)
         context["pending"] = True
     else:

@@ -3,6 +3,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from dotsboxes.text import reject_control_characters
+
 from .models import Report
 
 
@@ -23,6 +25,7 @@ class ReportForm(forms.ModelForm):
 
     def clean_text(self) -> str:
         text = self.cleaned_data["text"].strip()
+        reject_control_characters(text)
         if len(text) < 5:
             raise forms.ValidationError(_("Please describe the problem in a few words."))
         return text
@@ -32,6 +35,7 @@ class ResolveForm(forms.Form):
     note = forms.CharField(
         label=_("Resolution note"),
         max_length=2000,
+        validators=[reject_control_characters],
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("What you found and what was done. The reporter does not see this."),
     )

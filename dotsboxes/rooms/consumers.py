@@ -14,7 +14,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from . import presence, push
+from dotsboxes import throttle
+
+from . import presence, push, watchdog
 from .identity import viewer_from_scope
 from .push import LOBBY_GROUP
 
@@ -23,6 +25,7 @@ MAX_FRAME = 16 * 1024
 CLOSE_UNSUPPORTED = 1003
 CLOSE_TOO_BIG = 1009
 CLOSE_NO_ROOM = 4404
+CLOSE_TOO_MANY = 4429  # too many handshakes from this browser or address: wait, then reload
 
 
 def _db(fn):  # ORM work off the event loop, in parallel threads (not Channels' single one)
@@ -30,7 +33,36 @@ def _db(fn):  # ORM work off the event loop, in parallel threads (not Channels' 
 
 
 class PushOnlyConsumer(AsyncWebsocketConsumer):
-    """Shared refusal of client frames."""
+    """Shared refusal of client frames, and no push once the socket is closing.
+
+    A push can arrive between our ``close`` (or the client's) and the disconnect
+    that takes the socket out of its group; sending it then is a protocol error
+    the server reports ("Unexpected ASGI message 'websocket.send', after sending
+    'websocket.close'"), so it is dropped: the socket is going away anyway."""
+
+    closed = False
+
+    async def websocket_connect(self, message: dict) -> None:
+        # A flood of handshakes (each one a presence row and a push) is refused
+        # before any of that work; pages reconnect with a back-off, far below this.
+        wait = await _db(throttle.hit)("socket", *throttle.scope_keys(self.scope))
+        if wait:
+            await self.close(code=CLOSE_TOO_MANY, reason=throttle.message(wait))
+            return
+        await super().websocket_connect(message)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        if not self.closed:
+            self.closed = True
+            await super().close(code=code, reason=reason)
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        self.closed = True
+        await super().websocket_disconnect(message)
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        if not self.closed:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
@@ -71,13 +103,19 @@ class RoomConsumer(PushOnlyConsumer):
             return
         self.registered = True
         await self.accept()
+        watchdog.register(self)
         schedule_presence_push(found[0])
         # Tell the page the current version at once, so it re-fetches if it missed anything
         # between rendering and subscribing.
         version = await _db(_version)(self.public_id)
         await self.send(text_data=_hello(version))
 
+    async def resync(self) -> None:
+        """Tell the page the room's current version (after pushes may have been lost)."""
+        await self.send(text_data=_hello(await _db(_version)(self.public_id)))
+
     async def disconnect(self, code: int) -> None:
+        watchdog.unregister(self)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "registered", False):
             room_id = await _db(presence.connection_close)(channel_name=self.channel_name)
@@ -88,12 +126,27 @@ class RoomConsumer(PushOnlyConsumer):
 class LobbyConsumer(PushOnlyConsumer):
     """The lobby's lists of open rooms and live games."""
 
+    group = LOBBY_GROUP
+
     async def connect(self) -> None:
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
+        watchdog.register(self)
+
+    async def resync(self) -> None:
+        """Send the lists as they are now (after pushes may have been lost)."""
+        await self.send(text_data=await _db(push.render_lobby)())
 
     async def disconnect(self, code: int) -> None:
+        watchdog.unregister(self)
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Any other WebSocket path: refused at the handshake (Channels' router raised, a 500)."""
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_NO_ROOM)
 
 
 _pending: dict[int, asyncio.TimerHandle] = {}

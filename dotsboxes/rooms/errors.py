@@ -1,33 +1,29 @@
-"""Refusals a room action can meet: each carries a plain message and an HTTP status."""
+"""Refusals a room action can meet: each carries a plain message and an HTTP status.
+
+They are the game core's refusals (:class:`~dotsboxes.games.services.GameError`
+and its kinds), so a room view answers the core's (a stale version, an illegal
+edge, out of turn) and the room's own (a spectator, a pending offer) the same way.
+Only a flood of chat is a room's own kind.
+"""
 
 from __future__ import annotations
 
+from dotsboxes.games.services import (
+    ConflictError,
+    GameError,
+    GameNotFoundError,
+    NotYourGameError,
+    StaleVersionError,
+)
 
-class RoomError(ValueError):
-    """An action that cannot be done; nothing was changed."""
+__all__ = ["Conflict", "Forbidden", "NotFound", "RoomError", "StaleVersion", "TooFast"]
 
-    status = 400
-
-
-class NotFound(RoomError):
-    status = 404
-
-
-class Forbidden(RoomError):
-    """The viewer may not do this here (a spectator, or not the right player)."""
-
-    status = 403
-
-
-class Conflict(RoomError):
-    """Not now: out of turn, game over, an offer already pending."""
-
-    status = 409
+RoomError = GameError  # 400: bad input
+NotFound = GameNotFoundError  # 404
+Forbidden = NotYourGameError  # 403: a spectator, or not the right player
+Conflict = ConflictError  # 409: not now
+StaleVersion = StaleVersionError  # 409: the client must re-fetch
 
 
-class StaleVersion(Conflict):
-    """The client acted on an old version of the game: it must re-fetch."""
-
-
-class TooFast(RoomError):
+class TooFast(GameError):
     status = 429

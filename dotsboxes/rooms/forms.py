@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from dotsboxes.text import reject_control_characters
+
 from .identity import NAME_MAX, clean_name
 from .models import Room
 
@@ -18,6 +20,7 @@ class NameField(forms.CharField):
             label=_("Your display name"),
             help_text=_("Shown to your opponent and to spectators."),
             error_messages={"required": _("Choose a display name.")},
+            validators=[reject_control_characters],
             **kwargs,
         )
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from django.contrib.sessions.backends.base import SessionBase
 
-from dotsboxes.games.models import Game, Side
+from dotsboxes.games.models import Game
+from dotsboxes.games.services import Actor
 
 TOKEN_KEY = "rooms_token"
 NAME_KEY = "rooms_name"
@@ -69,15 +70,10 @@ def ensure_token(request: object, name: str | None = None) -> Viewer:
 
 
 def seat_of(game: Game, viewer: Viewer) -> str:
-    """The side ``viewer`` sits on in ``game`` ("blue"/"red"), or "" for a spectator."""
-    for side in (Side.BLUE, Side.RED):
-        user_id = getattr(game, f"{side}_user_id")
-        token = getattr(game, f"{side}_token")
-        if viewer.user_id is not None and user_id == viewer.user_id:
-            return side.value
-        if viewer.token and token and secrets.compare_digest(token, viewer.token):
-            return side.value
-    return ""
+    """The side ``viewer`` sits on in ``game`` ("blue"/"red"), or "" for a spectator
+    (the core's seat policy, :class:`~dotsboxes.games.services.Actor`)."""
+    seats = Actor(token=viewer.token, user_id=viewer.user_id).seats(game)
+    return seats[0].value if seats else ""
 
 
 def clean_name(raw: str) -> str:

@@ -16,11 +16,10 @@ from django.utils.translation import gettext, pgettext
 
 from dotsboxes.games.models import Game, Side
 from dotsboxes.games.presenters import CELL, MARGIN, board_svg, player_name
+from dotsboxes.games.turns import TurnSpan, both_have_played, turn_spans
 from dotsboxes.rules import Board, Edge
 
 from .models import Message, Room
-from .services import load_board
-from .turns import both_have_played, turn_spans
 
 CHAT_SHOWN = 60
 
@@ -58,6 +57,7 @@ class RoomView:
     spectator_count: int
     messages: list[Message]
     can_abort: bool
+    spans: list[TurnSpan] = field(default_factory=list)
     rematch_url: str = ""
     extra: dict = field(default_factory=dict)
 
@@ -94,8 +94,7 @@ class RoomView:
 
     def _last_turn(self) -> list[Edge]:
         stack = self.board.move_stack
-        spans = turn_spans(self.board)
-        return stack[spans[-1].start :] if spans else []
+        return stack[self.spans[-1].start :] if self.spans else []
 
     @property
     def status_text(self) -> str:
@@ -189,11 +188,13 @@ def room_view(
 ) -> RoomView:
     """Gather everything the room's fragments show (a handful of queries).
 
-    A caller that holds the board already (a move just made) passes it with the
-    computer flag of each move; ``messages=False`` leaves the chat out."""
+    The board comes from the game (replayed once per instance and version, so
+    the push of a change just made replays nothing); a caller may pass another
+    with the computer flag of each move.  ``messages=False`` leaves the chat out."""
     game = room.game
     if board is None or computer is None:
-        board, computer = load_board(game)
+        board, computer = game.board(), game.computer_flags()
+    spans = turn_spans(board)  # once: the log, the last turn and abort all use them
     turns = [
         LogTurn(
             number=n,
@@ -201,7 +202,7 @@ def room_view(
             edges=[str(e) for e in board.move_stack[span.start : span.stop]],
             by_computer=any(computer[span.start : span.stop]),
         )
-        for n, span in enumerate(turn_spans(board), start=1)
+        for n, span in enumerate(spans, start=1)
     ]
     conns = list(room.connections.values_list("side", "viewer_key", "name"))
     present = {side for side, _, _ in conns if side}
@@ -241,7 +242,8 @@ def room_view(
         spectator_names=sorted(name for name in watchers.values() if name),
         spectator_count=len(watchers),
         messages=list(shown)[::-1],
-        can_abort=game.status == Game.Status.ACTIVE and not both_have_played(board),
+        can_abort=game.status == Game.Status.ACTIVE and not both_have_played(board, spans),
+        spans=spans,
         rematch_url=rematch.get_absolute_url() if rematch else "",
     )
 

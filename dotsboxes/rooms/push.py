@@ -1,5 +1,10 @@
 """Pushes: render a change once, send it to everyone in the room after commit.
 
+A change to a room's game reaches this module as the game core's one change
+event (:func:`on_game_changed`, a listener of
+:data:`dotsboxes.games.events.game_changed`); chat and presence, which leave
+the game as it was, push by themselves with :func:`room_after_commit`.
+
 The channel layer may drop a message (a full channel, a Redis hiccup); that is
 fine because every push carries the game's version and a client that sees a
 gap re-fetches the room over HTTP.  Pushes are therefore always scheduled with
@@ -14,8 +19,16 @@ import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
+from django.dispatch import receiver
 from django.template.loader import render_to_string
+
+from dotsboxes.games.events import GameChanged, game_changed
+from dotsboxes.games.models import Game
+
+from .models import Room
+from .presenters import lobby_rooms, room_view
 
 logger = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
@@ -33,10 +46,8 @@ FRAGMENTS = {
 }
 
 
-def render_room(room: object, kind: str = "game", *, view: object = None) -> str:
+def render_room(room: Room, kind: str = "game", *, view: object = None) -> str:
     """The out-of-band fragments for one change, starting with the version marker."""
-    from .presenters import room_view
-
     view = view or room_view(room)
     marker = "game" if kind == "move" else kind  # the page versions an edge like any change
     return render_to_string(
@@ -50,8 +61,8 @@ def _send(group: str, html: str) -> None:
         return
     try:
         async_to_sync(layer.group_send)(group, {"type": "push", "html": html})
-    except Exception:  # a lost push is repaired by the clients' version check
-        logger.exception("push to %s failed", group)
+    except Exception as exc:  # a lost push is repaired by the clients' version check
+        logger.warning("push to %s failed: %r", group, exc)
 
 
 # The last "game" push rendered in this thread, so the request that caused it can
@@ -61,8 +72,6 @@ _last = threading.local()
 
 def send_room(room_id: int, kind: str = "game") -> None:
     """Render the room as it is now and push it to its group."""
-    from .models import Room
-
     room = Room.objects.select_related("game").filter(pk=room_id).first()
     if room is not None:
         html = render_room(room, kind)
@@ -83,42 +92,45 @@ def room_after_commit(room_id: int, kind: str = "game") -> None:
     transaction.on_commit(lambda: send_room(room_id, kind))
 
 
-def move_after_commit(room: object, game: object, board: object, computer: list[bool]) -> None:
-    """Push an edge after commit, rendered from the rows the move just saved.
-
-    They are exactly what was committed at this version (reading them again could
-    only find a later version, which has its own push); only presence is read."""
-    from .presenters import room_view
-
-    def send() -> None:
-        view = room_view(room, board=board, computer=computer, messages=False)
-        html = render_room(room, "move", view=view)
-        _last.render = (room.pk, game.version, html)
-        _send(room.group, html)
-
-    transaction.on_commit(send)
-
-
-def redirect_after_commit(room_id: int, url: str) -> None:
-    """Send everyone in the room (players and spectators) to ``url``: the rematch."""
-    from .models import Room
-
-    def send() -> None:
-        room = Room.objects.select_related("game").get(pk=room_id)
-        html = render_to_string("rooms/redirect.html", {"url": url, "version": room.game.version})
-        _send(room.group, html)
-
-    transaction.on_commit(send)
-
-
 def render_lobby() -> str:
-    from .presenters import lobby_rooms
-
     open_rooms, live = lobby_rooms()
     return render_to_string(
         "rooms/lobby.html#lists", {"open_rooms": open_rooms, "live": live, "oob": True}
     )
 
 
-def lobby_after_commit() -> None:
-    transaction.on_commit(lambda: _send(LOBBY_GROUP, render_lobby()))
+# Changes after which the game may have left the lobby's lists (it ended).
+_ENDINGS = frozenset({"move", "timeout", "standin", "resign", "abort", "draw"})
+
+
+@receiver(game_changed, dispatch_uid="rooms.push")
+def on_game_changed(sender: object, *, change: GameChanged, **kwargs: object) -> None:
+    """Push a committed change of a room's game to everyone in the room (and the lobby).
+
+    Rendered from the instances the command changed, exactly what was committed
+    at this version (its board is cached on the game: nothing is replayed).  A
+    plain edge (``move``) leaves spectators and chat as they were and skips them."""
+    game = change.game
+    if game.mode != Game.Mode.ONLINE:
+        return
+    try:
+        room = game.room
+    except ObjectDoesNotExist:
+        return
+    if change.event == "created":  # a new room: nobody is in it yet, the lobby shows it
+        _send(LOBBY_GROUP, render_lobby())
+        return
+    if change.event == "rematch":
+        # Send everyone in the room (players and spectators) to the rematch.
+        new = game.rematches.select_related("room").first()
+        if new is not None:
+            context = {"url": new.get_absolute_url(), "version": change.version}
+            _send(room.group, render_to_string("rooms/redirect.html", context))
+    if change.event == "move":
+        html = render_room(room, "move", view=room_view(room, messages=False))
+    else:
+        html = render_room(room)
+    _last.render = (room.pk, change.version, html)
+    _send(room.group, html)
+    if change.event == "seated" or (not change.active and change.event in _ENDINGS):
+        _send(LOBBY_GROUP, render_lobby())

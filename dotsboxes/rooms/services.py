@@ -1,10 +1,13 @@
-"""Room commands: every change to an online game goes through here.
+"""Room commands: what only an online game has (seats by invitation, offers, the turn
+clock, chat), as a layer over the game core (:mod:`dotsboxes.games.services`).
 
-Each command runs in ``transaction.atomic`` with the game and room rows locked
-(``select_for_update``; SQLite serialises writers with IMMEDIATE transactions
-instead), checks who is asking and, for anything that acts on the position, the
-``version`` the client saw.  Pushes are scheduled with ``transaction.on_commit``:
-the database is the truth, a push only tells clients that it changed.
+Each command runs in ``transaction.atomic`` with the room and game rows locked
+in one statement (``select_for_update``; SQLite serialises writers with
+IMMEDIATE transactions instead), checks who is asking, and then uses the core's
+own steps for the game: the version check, drawing edges, taking back, ending,
+and :func:`~dotsboxes.games.services.commit`, whose one change event the
+room's pushes listen to (:mod:`dotsboxes.rooms.push`).  Only chat and presence,
+which do not change the game, push by themselves.
 """
 
 from __future__ import annotations
@@ -17,14 +20,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from dotsboxes.games import services as games
-from dotsboxes.games.models import Game, Move, Side
-from dotsboxes.rules import Board, Edge, IllegalMoveError, RulesError
+from dotsboxes.games.events import Drawn
+from dotsboxes.games.models import Game, Side
+from dotsboxes.games.turns import both_have_played, takeback_start
 
 from . import push
-from .errors import Conflict, Forbidden, NotFound, RoomError, StaleVersion, TooFast
+from .errors import Conflict, Forbidden, NotFound, RoomError, TooFast
 from .identity import Viewer, seat_of
 from .models import CHAT_MAX_LENGTH, Message, Room
-from .turns import both_have_played, takeback_start
 
 OFFER_KINDS = ("draw", "takeback", "rematch")
 OFFER_NAMES = {"draw": "a draw", "takeback": "a take-back", "rematch": "a rematch"}
@@ -68,22 +71,24 @@ def _seated(game: Game, viewer: Viewer, action: str) -> str:
     return side
 
 
+def _playing(
+    public_id: str, viewer: Viewer, action: str, version: int | None, *, alone: str = ""
+) -> tuple[Room, Game, str]:
+    """Lock room and game for an action in play: the viewer must be seated, the game
+    on (and both seats taken, if ``alone`` says why not), the version current."""
+    room, game = _lock(public_id)
+    side = _seated(game, viewer, action)
+    games.check_active(game)
+    if alone and not _both_seated(game):
+        raise Conflict(alone)
+    games.check_version(game, version)
+    return room, game, side
+
+
 def _both_seated(game: Game) -> bool:
     return all(
         getattr(game, f"{side}_user_id") or getattr(game, f"{side}_token") for side in Side.values
     )
-
-
-def _check_version(game: Game, version: int | None) -> None:
-    if version is None or version != game.version:
-        raise StaleVersion(
-            "The game changed since your page last heard of it: it has been refreshed."
-        )
-
-
-def _active(game: Game) -> None:
-    if game.status != Game.Status.ACTIVE:
-        raise Conflict("This game is over.")
 
 
 def log_line(room: Room, text: str, *, ply: int | None = None) -> None:
@@ -99,47 +104,19 @@ def _restart_clock(room: Room, game: Game) -> None:
         room.turn_deadline = None
 
 
-def _changed(
-    room: Room,
-    game: Game,
-    *,
-    lobby: bool = False,
-    event: str = "room",
-    bump: bool = True,
-    push_move: tuple[Board, list[bool]] | None = None,
-) -> None:
-    """Bump the version, save both rows, push after commit (and tell ``game_changed``).
-
-    ``push_move`` (the board and the computer flags of its moves) says the change
-    was an edge and nothing else: the push then carries only what an edge changes,
-    rendered from these rows."""
-    if bump:
-        game.version += 1
-        game.save()
-        kwargs = {
-            "game_id": game.pk,
-            "public_id": game.public_id,
-            "version": game.version,
-            "event": event,
-            "active": game.status == Game.Status.ACTIVE,
-            "to_move": Side(room.to_move),
-            "computer_side": game.computer_side,
-        }
-        transaction.on_commit(lambda: games.game_changed.send(sender=Game, **kwargs))
+def _changed(room: Room, game: Game, event: str, drawn: tuple[Drawn, ...] = ()) -> None:
+    """Save the room and hand the game to the core's commit: the version is bumped,
+    and the change event (which the room's pushes listen to) goes out after commit."""
     room.save()
-    if push_move is not None:
-        push.move_after_commit(room, game, *push_move)
-    else:
-        push.room_after_commit(room.pk)
-    if lobby:
-        push.lobby_after_commit()
+    games.commit(game, event, drawn)
 
 
 def _finish(room: Room, game: Game, result: str, termination: str) -> None:
-    game.status = Game.Status.ABORTED if termination == "aborted" else Game.Status.FINISHED
-    game.result = result
-    game.termination = termination
-    game.finished_at = timezone.now()
+    games.end_game(game, result=result, termination=termination)
+    _game_over(room)
+
+
+def _game_over(room: Room) -> None:
     room.turn_deadline = None
     room.draw_offer = room.takeback_offer = ""
 
@@ -168,26 +145,35 @@ def room_create(
         raise Forbidden("Sign in to play rated games.")
     if not viewer.signed_in and not viewer.token:
         raise RoomError("Choose a display name first.")
+    host = _actor(viewer)
     with transaction.atomic():
-        game = Game(mode=Game.Mode.ONLINE, width=width, height=height, rated=rated)
-        game.full_clean(exclude=["public_id"])
-        _seat(game, host_side, viewer)
-        game.save()
+        game = games.game_create(
+            actor=host,
+            mode=Game.Mode.ONLINE,
+            width=width,
+            height=height,
+            rated=rated,
+            **{host_side: host, f"{host_side}_name": viewer.name or Side(host_side).label},
+        )
         room = Room.objects.create(
             game=game, host_side=host_side, is_public=is_public, timer_seconds=timer_seconds
         )
         log_line(room, f"{viewer.name} opened the room and sits as {Side(host_side).label}.")
-        push.lobby_after_commit()
     return room
 
 
-def _seat(game: Game, side: str, viewer: Viewer) -> None:
-    setattr(game, f"{side}_name", viewer.name or Side(side).label)
+def _actor(viewer: Viewer) -> games.Actor:
+    """The seat a viewer takes: their account when signed in, else their browser."""
     if viewer.signed_in:
-        setattr(game, f"{side}_user_id", viewer.user_id)
-        setattr(game, f"{side}_token", "")
-    else:
-        setattr(game, f"{side}_token", viewer.token)
+        return games.Actor(user_id=viewer.user_id)
+    return games.Actor(token=viewer.token)
+
+
+def _seat(game: Game, side: str, viewer: Viewer) -> None:
+    seat = _actor(viewer)
+    setattr(game, f"{side}_name", viewer.name or Side(side).label)
+    setattr(game, f"{side}_user_id", seat.user_id)
+    setattr(game, f"{side}_token", seat.token)
 
 
 def room_join(*, public_id: str, viewer: Viewer) -> tuple[Room, str]:
@@ -217,86 +203,40 @@ def room_join(*, public_id: str, viewer: Viewer) -> tuple[Room, str]:
             f"{viewer.name or Side(side).label} sits down as {Side(side).label}. The game is on!",
         )
         _restart_clock(room, game)
-        _changed(room, game, lobby=True)
+        _changed(room, game, "seated")
     return room, side
 
 
 # -- moves --------------------------------------------------------------------------
 
 
-def record_edges(
-    room: Room, game: Game, board: Board, edges: list[str], *, by_computer: bool
-) -> list[str]:
-    """Draw ``edges`` for the side to move (rows locked by the caller); return them canonical.
-
-    Raises :class:`RoomError` and changes nothing if any edge is not legal.
-    """
-    start = len(board.move_stack)
-    rows, canonical = [], []
-    for ply, text in enumerate(edges, start=start + 1):
-        mover = Side.of(board.turn).value
-        try:
-            board.play(text)
-        except IllegalMoveError:
-            raise RoomError("That edge is already drawn.") from None
-        except (RulesError, ValueError):
-            raise RoomError(f"{str(text)[:12]!r} is not an edge of this board.") from None
-        edge = str(board.move_stack[-1])
-        canonical.append(edge)
-        rows.append(Move(game=game, ply=ply, edge=edge, side=mover, by_computer=by_computer))
-    Move.objects.bulk_create(rows)
-    game.blue_score, game.red_score = board.scores
-    _after_move(room, game, board)
-    return canonical
-
-
-def _after_move(room: Room, game: Game, board: Board) -> None:
-    """Room bookkeeping once edges are drawn: whose turn, the clock, stale offers."""
+def draw_for_side_to_move(
+    room: Room, game: Game, edges: list[str], *, by_computer: bool
+) -> tuple[Drawn, ...]:
+    """Draw ``edges`` through the core (rows locked by the caller), then keep the
+    room in step: whose turn, stale offers, the clock.  Nothing changes if an edge
+    is not legal."""
+    drawn = games.draw_edges(game, edges, by_computer=by_computer)
+    board = game.board()
     room.to_move = Side.of(board.turn).value
     room.draw_offer = room.takeback_offer = ""
-    if board.is_over() and game.status == Game.Status.ACTIVE:
-        outcome = board.outcome()
-        result = Game.Result.TIE if outcome.winner is None else Side.of(outcome.winner).value
-        _finish(room, game, result, Game.Termination.COMPLETED)
+    if game.status != Game.Status.ACTIVE:
+        _game_over(room)
     _restart_clock(room, game)  # no deadline once the game is over
-
-
-def load_board(game: Game) -> tuple[Board, list[bool]]:
-    """The game's board rebuilt from its moves, and which of them the computer drew
-    (one query; the caller holds the rows locked or accepts a snapshot)."""
-    board = game.start_board()
-    computer = []
-    for edge, by_computer in game.moves.order_by("ply").values_list("edge", "by_computer"):
-        board.push(Edge.parse(edge))
-        computer.append(by_computer)
-    return board, computer
+    return drawn
 
 
 def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | None) -> Room:
     """A seated player draws one edge on their turn.
 
     The hot path of a live room: one locked read of room and game, one read of
-    the moves, then the same ``record_edges`` the room clock uses; the push is
-    rendered from these rows after commit instead of reading them again."""
+    the moves; the push is rendered from these rows after commit."""
     with transaction.atomic():
-        room, game = _lock(public_id)
-        side = _seated(game, viewer, "draw edges")
-        _active(game)
-        if not _both_seated(game):
-            raise Conflict("Wait for an opponent to take the free seat.")
-        _check_version(game, version)
-        board, computer = load_board(game)
-        to_move = Side.of(board.turn)
-        if to_move != side:
-            raise Conflict(f"It is {to_move.label}'s turn, not yours.")
-        record_edges(room, game, board, [str(edge)[:16]], by_computer=False)
-        computer.append(False)
-        _changed(
-            room,
-            game,
-            lobby=game.status != Game.Status.ACTIVE,
-            push_move=(board, computer),
-        )
+        alone = "Wait for an opponent to take the free seat."
+        room, game, side = _playing(public_id, viewer, "draw edges", version, alone=alone)
+        games.check_turn(game, Side.of(game.board().turn), [Side(side)])
+        drawn = draw_for_side_to_move(room, game, [str(edge)[:16]], by_computer=False)
+        _changed(room, game, "move", drawn)
     return room
 
 
@@ -306,30 +246,24 @@ def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | 
 def room_resign(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
     """The player gives up: the opponent wins."""
     with transaction.atomic():
-        room, game = _lock(public_id)
-        side = _seated(game, viewer, "resign")
-        _active(game)
-        if not _both_seated(game):
-            raise Conflict("Nobody has taken the other seat yet: abort the game instead.")
-        _check_version(game, version)
-        _finish(room, game, other(side), Game.Termination.RESIGNED)
+        alone = "Nobody has taken the other seat yet: abort the game instead."
+        room, game, side = _playing(public_id, viewer, "resign", version, alone=alone)
+        games.resign(game, Side(side))
+        _game_over(room)
         log_line(room, f"{game.name_of(Side(side))} resigned. {Side(other(side)).label} wins.")
-        _changed(room, game, lobby=True)
+        _changed(room, game, "resign")
     return room
 
 
 def room_abort(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
     """Call the game off while at least one player has not finished a turn."""
     with transaction.atomic():
-        room, game = _lock(public_id)
-        side = _seated(game, viewer, "abort the game")
-        _active(game)
-        _check_version(game, version)
+        room, game, side = _playing(public_id, viewer, "abort the game", version)
         if both_have_played(game.board()):
             raise Conflict("Both players have moved: you can resign or offer a draw instead.")
         _finish(room, game, Game.Result.NONE, Game.Termination.ABORTED)
         log_line(room, f"{game.name_of(Side(side))} aborted the game.")
-        _changed(room, game, lobby=True)
+        _changed(room, game, "abort")
     return room
 
 
@@ -343,7 +277,7 @@ def room_offer(*, public_id: str, viewer: Viewer, kind: str, version: int | None
     with transaction.atomic():
         room, game = _lock(public_id)
         side = _seated(game, viewer, f"offer {OFFER_NAMES[kind]}")
-        _check_version(game, version)
+        games.check_version(game, version)
         if not _both_seated(game):
             raise Conflict("Nobody has taken the other seat yet.")
         pending = getattr(room, f"{kind}_offer")
@@ -358,7 +292,7 @@ def room_offer(*, public_id: str, viewer: Viewer, kind: str, version: int | None
             if game.rematches.exists():
                 raise Conflict("The rematch has already started.")
         else:
-            _active(game)
+            games.check_active(game)
             if room.declined.get(f"{kind}:{side}") == len(board.move_stack):
                 raise Conflict(
                     f"Your opponent declined {OFFER_NAMES[kind]}: "
@@ -368,7 +302,7 @@ def room_offer(*, public_id: str, viewer: Viewer, kind: str, version: int | None
                 raise Conflict("You have not drawn anything to take back yet.")
         setattr(room, f"{kind}_offer", side)
         log_line(room, f"{game.name_of(Side(side))} offers {OFFER_NAMES[kind]}.")
-        _changed(room, game)
+        _changed(room, game, "offer")
     return room
 
 
@@ -381,7 +315,7 @@ def room_answer(
     with transaction.atomic():
         room, game = _lock(public_id)
         side = _seated(game, viewer, "answer offers")
-        _check_version(game, version)
+        games.check_version(game, version)
         offerer = getattr(room, f"{kind}_offer")
         if not offerer:
             raise Conflict(f"There is no offer of {OFFER_NAMES[kind]} to answer.")
@@ -394,35 +328,31 @@ def room_answer(
             if kind != "rematch":
                 room.declined = {**room.declined, f"{kind}:{offerer}": len(board.move_stack)}
             log_line(room, f"{name} declined {OFFER_NAMES[kind]}.")
-            _changed(room, game)
+            _changed(room, game, "offer")
             return room
         if kind == "draw":
-            _active(game)
+            games.check_active(game)
             _finish(room, game, Game.Result.DRAW, Game.Termination.AGREED)
             log_line(room, f"{name} accepted the draw: the game is drawn by agreement.")
-            _changed(room, game, lobby=True)
+            _changed(room, game, "draw")
             return room
         if kind == "takeback":
-            _active(game)
-            _take_back(room, game, board, offerer)
-            _changed(room, game)
+            games.check_active(game)
+            _take_back(room, game, offerer)
+            _changed(room, game, "takeback")
             return room
         new_room = _rematch(room, game)
         log_line(room, f"{name} accepted the rematch.")
-        _changed(room, game, lobby=True)
+        _changed(room, game, "rematch")
         return new_room
 
 
-def _take_back(room: Room, game: Game, board: Board, requester: str) -> None:
-    start = takeback_start(board, Side(requester).player)
+def _take_back(room: Room, game: Game, requester: str) -> None:
+    start = takeback_start(game.board(), Side(requester).player)
     if start is None:
         raise Conflict("There is nothing to take back.")
-    removed = len(board.move_stack) - start
-    game.moves.filter(ply__gt=start).delete()
-    while len(board.move_stack) > start:
-        board.pop()
-    game.blue_score, game.red_score = board.scores
-    room.to_move = Side.of(board.turn).value
+    removed = games.take_back_to(game, start)
+    room.to_move = Side.of(game.board().turn).value
     _restart_clock(room, game)
     word = "edge" if removed == 1 else "edges"
     log_line(
@@ -432,20 +362,9 @@ def _take_back(room: Room, game: Game, board: Board, requester: str) -> None:
 
 def _rematch(room: Room, game: Game) -> Room:
     swap = room.swap_on_rematch
-    new = Game(
-        mode=Game.Mode.ONLINE,
-        width=game.width,
-        height=game.height,
-        rated=game.rated,
-        rematch_of=game,
-    )
-    for side in Side.values:
-        source = other(side) if swap else side
-        for field in ("name", "user_id", "token"):
-            setattr(new, f"{side}_{field}", getattr(game, f"{source}_{field}"))
-    new.save()
+    new = games.start_rematch(game, swap=swap)
     host_side = other(room.host_side) if swap else room.host_side
-    new_room = Room.objects.create(
+    new_room = Room(
         game=new,
         host_side=host_side,
         is_public=room.is_public,
@@ -456,7 +375,6 @@ def _rematch(room: Room, game: Game) -> Room:
     new_room.save()
     order = "sides swapped" if swap else "same sides"
     log_line(new_room, f"Rematch ({order}): {new.blue_name} plays Blue and moves first.")
-    push.redirect_after_commit(room.pk, new_room.get_absolute_url())
     return new_room
 
 
@@ -469,7 +387,7 @@ def room_set_swap(*, public_id: str, viewer: Viewer, swap: bool) -> Room:
             raise Forbidden("Only the host decides who moves first in a rematch.")
         if room.swap_on_rematch != swap:
             room.swap_on_rematch = swap
-            _changed(room, game)
+            _changed(room, game, "offer")
     return room
 
 

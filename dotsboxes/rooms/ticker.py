@@ -32,7 +32,7 @@ from dotsboxes.rules import Board
 
 from . import presence
 from .models import Room
-from .services import _both_seated, _changed, _locked, log_line, record_edges
+from .services import _both_seated, _changed, _locked, draw_for_side_to_move, log_line
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def _start_standins(room_id: int, now: datetime) -> None:
                 )
                 changed = True
         if changed:
-            _changed(room, room.game)
+            _changed(room, room.game, "away")
 
 
 def _computer_move(room_id: int, now: datetime) -> str:
@@ -92,7 +92,7 @@ def _computer_move(room_id: int, now: datetime) -> str:
     if room is None or room.game.status != Game.Status.ACTIVE or not _both_seated(room.game):
         return ""
     game, version = room.game, room.game.version
-    board = game.board()
+    board, computer = game.board(), game.computer_flags()
     side = Side.of(board.turn).value
     timed_out = room.turn_deadline is not None and room.turn_deadline <= now
     if not (timed_out or room.standin(side)):
@@ -108,10 +108,12 @@ def _computer_move(room_id: int, now: datetime) -> str:
             return ""  # the position moved on while we thought: nothing to do now
         if timed_out and not (room.turn_deadline and room.turn_deadline <= timezone.now()):
             return ""
-        drawn = record_edges(room, game, board, edges, by_computer=True)
+        game.keep_board(board, computer)  # the position thought about, at this version
+        drawn = draw_for_side_to_move(room, game, edges, by_computer=True)
         name = game.name_of(Side(side))
-        listed = ", ".join(drawn)
-        if timed_out and not room.standin(side):
+        listed = ", ".join(d.edge for d in drawn)
+        event = "timeout" if timed_out and not room.standin(side) else "standin"
+        if event == "timeout":
             log_line(
                 room, f"Time ran out for {name}: the computer drew {listed}.", ply=len(moves) + 1
             )
@@ -119,7 +121,7 @@ def _computer_move(room_id: int, now: datetime) -> str:
             log_line(
                 room, f"The computer drew {listed} for {name}, who is away.", ply=len(moves) + 1
             )
-        _changed(room, game, lobby=game.status != Game.Status.ACTIVE)
+        _changed(room, game, event, drawn)
     return side
 
 

@@ -18,8 +18,12 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from dotsboxes import throttle
+from dotsboxes.games.services import GameError
+from dotsboxes.text import control_character_message, first_control_character
+
 from . import services
-from .errors import RoomError, StaleVersion
+from .errors import RoomError, StaleVersion, TooFast
 from .forms import CreateRoomForm, JoinForm
 from .identity import NAME_KEY, Viewer, ensure_token, seat_of, viewer_from_request
 from .models import Room
@@ -56,6 +60,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@throttle.limit("room_create")
 def create(request: HttpRequest) -> HttpResponse:
     form = CreateRoomForm(request.POST, signed_in=request.user.is_authenticated)
     if not form.is_valid():
@@ -74,7 +79,7 @@ def create(request: HttpRequest) -> HttpResponse:
             is_public=data["visibility"] == "public",
             rated=data.get("rated", False),
         )
-    except RoomError as exc:
+    except GameError as exc:
         return _refused(request, None, exc)
     return redirect(room)
 
@@ -117,7 +122,7 @@ def join(request: HttpRequest, public_id: str) -> HttpResponse:
         viewer = ensure_token(request, form.cleaned_data["name"])
     try:
         services.room_join(public_id=public_id, viewer=viewer)
-    except RoomError as exc:
+    except GameError as exc:
         return _refused(request, room, exc)
     # The page changes for this viewer (buttons, clickable board): load it again.
     if request.htmx:
@@ -133,13 +138,22 @@ def _version(request: HttpRequest) -> int | None:
 
 
 def _act(
-    request: HttpRequest, public_id: str, action: Callable[[Viewer, int | None], Room | object]
+    request: HttpRequest,
+    public_id: str,
+    action: Callable[[Viewer, int | None], Room | object],
+    *,
+    limit: str = "",
 ) -> HttpResponse:
+    if limit:
+        wait = throttle.hit(limit, *throttle.request_keys(request))
+        if wait:
+            room = Room.objects.filter(game__public_id=public_id).first()
+            return _refused(request, room, TooFast(throttle.message(wait)))
     viewer = viewer_from_request(request)
     version = _version(request)
     try:
         result = action(viewer, version)
-    except RoomError as exc:
+    except GameError as exc:
         return _refused(request, Room.objects.filter(game__public_id=public_id).first(), exc)
     if isinstance(result, Room) and result.game.public_id != public_id:  # a rematch began
         if request.htmx:
@@ -152,7 +166,7 @@ def _act(
     return redirect(reverse("rooms:room", args=[public_id]))
 
 
-def _refused(request: HttpRequest, room: Room | None, exc: RoomError) -> HttpResponse:
+def _refused(request: HttpRequest, room: Room | None, exc: GameError) -> HttpResponse:
     message = str(exc)
     if request.htmx:
         html = render_to_string("rooms/push.html#error", {"message": message})
@@ -205,6 +219,7 @@ def offer(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
         lambda viewer, version: services.room_offer(
             public_id=public_id, viewer=viewer, kind=kind, version=version
         ),
+        limit="offer",
     )
 
 
@@ -217,6 +232,7 @@ def answer(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
         lambda viewer, version: services.room_answer(
             public_id=public_id, viewer=viewer, kind=kind, accept=accept, version=version
         ),
+        limit="offer",
     )
 
 
@@ -235,8 +251,13 @@ def swap(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def chat(request: HttpRequest, public_id: str) -> HttpResponse:
     text = request.POST.get("preset") or request.POST.get("text", "")
+    char = first_control_character(text)
+    if char is not None:
+        room = Room.objects.filter(game__public_id=public_id).first()
+        return _refused(request, room, RoomError(control_character_message(char)))
     return _act(
         request,
         public_id,
         lambda viewer, _version: services.room_chat(public_id=public_id, viewer=viewer, text=text),
+        limit="chat",
     )

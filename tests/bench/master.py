@@ -47,11 +47,12 @@ def main() -> None:
     budget = args.budget or players.default_budget("master", Board(width, height))
     for game in range(args.games):
         board = Board(width, height)
+        memory = players.Game()  # tables kept across the game's moves, as the product does
         while not board.is_over():
             start, start_cpu = time.perf_counter(), time.process_time()
             deadline = players._deadline(start, budget)
-            with players._no_gc():
-                edge, _, exact = players._master(board, budget, deadline, game)
+            thought = memory.think(board, budget=budget, seed=game)
+            edge, exact = thought.edge, thought.exact
             elapsed = time.perf_counter() - start
             stopped += start + elapsed >= deadline
             times.append(elapsed)
@@ -72,6 +73,14 @@ def main() -> None:
         f"p95 {percentile(cpu, 0.95):.3f} s   max {max(cpu):.3f} s"
     )
     print(f"  moves with an exact value: {solved} of {len(times)}")
+    # Where the budget goes: easy moves should stay fast, hard ones use it.
+    edges = (0.01, 0.05, 0.25, 0.5, 0.9, 1.1, float("inf"))
+    counts = [0] * len(edges)
+    for t in times:
+        counts[next(i for i, e in enumerate(edges) if t / budget <= e)] += 1
+    labels = ["<=1%", "<=5%", "<=25%", "<=50%", "<=90%", "<=110%", ">110%"]
+    shares = "  ".join(f"{a} {c}" for a, c in zip(labels, counts, strict=True))
+    print(f"  time used / budget: {shares}")
     print(f"  moves that ran into the hard stop: {stopped}")
     print(f"  moves over budget + 10 %: {len(over)} {over[:5]}")
     print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")

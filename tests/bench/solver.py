@@ -4,17 +4,21 @@
     python tests/bench/solver.py --sizes 3x3,4x3,3x4 --midgame 0   # chosen empty boards
     python tests/bench/solver.py --midgame 40 --budget 2
 
-Each empty board is solved in a fresh process (cold transposition table) and
-reported with its value, nodes, wall and CPU time and the peak resident memory
-of that process.  The machine may be shared: compare CPU time with wall time.
-Then random 5 x 5 positions with 20 to 30 edges drawn (of 60, safe edges first, as
-games go; ``--drawn``) are solved with a time
-budget, as the master level does, and the share that finishes is printed.
+Each empty board is solved in a fresh process (cold transposition table)
+through the engine protocol (``size W H``, ``solve movetime MS``), with the
+product's table size (the setting ``DOTSBOXES_ENGINE_TABLE_MB``), and reported
+with its value, nodes, wall and CPU time and the peak resident memory of that
+process: what the product runs, not the bare solver with a bigger table.  The
+machine may be shared: compare CPU time with wall time.  Then random 5 x 5
+positions with 20 to 30 edges drawn (of 60, safe edges first, as games go;
+``--drawn``) are solved with a time budget, as the master level does, and the
+share that finishes is printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -29,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from dotsboxes.engine import solver  # noqa: E402
+from dotsboxes.engine.protocol import serve  # noqa: E402
 from dotsboxes.rules import Board  # noqa: E402
 
 PUBLISHED = {
@@ -47,32 +52,40 @@ PUBLISHED = {
 }
 
 
-def solve_one(width: int, height: int) -> dict:
-    """Solve one empty board in this process and describe the run."""
-    solver.TABLE_LIMIT = 50_000_000  # the benchmark measures the solver, not the cap
+def solve_one(width: int, height: int, movetime_ms: int) -> dict:
+    """Solve one empty board through the protocol in this process, with the
+    product's settings (the table the setting ``DOTSBOXES_ENGINE_TABLE_MB``
+    sizes, default 512 MB), and describe the run."""
+    out = io.StringIO()
     wall, cpu = time.perf_counter(), time.process_time()
-    solution = solver.solve(Board(width, height))
+    serve([f"size {width} {height}", f"solve movetime {movetime_ms}"], out)
+    lines = out.getvalue().splitlines()
+    info, answer = lines[-2].split(), lines[-1].split()
+    solved = answer[0] == "value"
     return {
         "size": f"{width}x{height}",
-        "value": solution.value,
+        "value": int(answer[1]) if solved else None,
+        "answer": " ".join(answer[:5]),
         "published": PUBLISHED.get((width, height)),
-        "best": len(solution.best),
-        "nodes": solution.nodes,
+        "best": len(answer) - 3 if solved else 0,
+        "nodes": int(info[info.index("nodes") + 1]),
         "wall": time.perf_counter() - wall,
         "cpu": time.process_time() - cpu,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "table_mb": solver.TABLE_MB,
     }
 
 
-def empty_boards(sizes: list[tuple[int, int]]) -> None:
+def empty_boards(sizes: list[tuple[int, int]], movetime_ms: int) -> None:
     print(f"load average at start: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(f"protocol 'solve movetime {movetime_ms}', table {solver.TABLE_MB} MB")
     print(
         f"{'board':>6} {'value':>5} {'known':>5} {'best':>4} {'nodes':>10} "
         f"{'wall s':>8} {'cpu s':>8} {'peak MB':>8}"
     )
     for w, h in sizes:
         out = subprocess.run(
-            [sys.executable, __file__, "--one", f"{w}x{h}"],
+            [sys.executable, __file__, "--one", f"{w}x{h}", "--movetime", str(movetime_ms)],
             capture_output=True,
             text=True,
             check=True,
@@ -80,9 +93,11 @@ def empty_boards(sizes: list[tuple[int, int]]) -> None:
         r = json.loads(out)
         known = "" if r["published"] is None else r["published"]
         mark = "" if r["published"] in (None, r["value"]) else "  MISMATCH"
+        value = r["value"] if r["value"] is not None else r["answer"]
         print(
-            f"{r['size']:>6} {r['value']:>5} {known!s:>5} {r['best']:>4} {r['nodes']:>10} "
-            f"{r['wall']:>8.2f} {r['cpu']:>8.2f} {r['peak_mb']:>8.0f}{mark}"
+            f"{r['size']:>6} {value!s:>5} {known!s:>5} {r['best']:>4} {r['nodes']:>10} "
+            f"{r['wall']:>8.2f} {r['cpu']:>8.2f} {r['peak_mb']:>8.0f}{mark}",
+            flush=True,
         )
 
 
@@ -148,14 +163,17 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=2.0)
     parser.add_argument("--drawn", type=int, default=20, help="fewest edges drawn (of 60)")
     parser.add_argument("--nodes", type=int, help="limit by nodes instead of the clock")
+    parser.add_argument(
+        "--movetime", type=int, default=1_800_000, help="ms for each empty board's solve"
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         w, h = (int(n) for n in args.one.split("x"))
-        print(json.dumps(solve_one(w, h)))
+        print(json.dumps(solve_one(w, h, args.movetime)))
         return
     sizes = [tuple(int(n) for n in s.split("x")) for s in args.sizes.split(",") if s]
-    empty_boards(sizes)
+    empty_boards(sizes, args.movetime)
     if args.midgame:
         midgames(args.midgame, args.budget, args.drawn, args.nodes)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ from dotsboxes.engine.protocol import Session
 from dotsboxes.rules import Board
 
 ROOT = Path(__file__).resolve().parents[2]
+SOLVE_INFO = re.compile(r"info nodes \d+ time \d+")
+INFO = re.compile(r"info value (-?\d+|\?) (exact|estimate) nodes \d+ time \d+")
 
 
 @pytest.fixture
@@ -37,7 +40,7 @@ def test_go_answers_a_legal_edge_for_each_level(session):
     session.handle("size 3 3")
     for level in ("beginner", "casual", "club", "expert", "master"):
         answer = session.handle(f"go level {level} movetime 50")
-        word, edge = answer.split()
+        word, edge = answer.splitlines()[-1].split()
         assert word == "bestmove"
         assert session.board.parse_edge(edge) in session.board.legal_moves
 
@@ -45,7 +48,7 @@ def test_go_answers_a_legal_edge_for_each_level(session):
 def test_go_takes_an_offered_box(session):
     session.handle("size 2 1")
     session.handle("play a1-b1 a2-b2 a1-a2")
-    assert session.handle("go movetime 100") == "bestmove b1-b2"
+    assert session.handle("go movetime 100").splitlines()[-1] == "bestmove b1-b2"
 
 
 @pytest.mark.parametrize(
@@ -92,8 +95,9 @@ def test_solve_a_finished_game_is_worth_nothing(session):
 
 def test_solve_answers_a_value_with_best_moves_or_unknown(session):
     session.handle("size 2 1")
-    answer = session.handle("solve movetime 2000")
-    if answer == "unknown":  # only without the exact solver
+    info, answer = session.handle("solve movetime 2000").splitlines()
+    assert SOLVE_INFO.fullmatch(info), info
+    if answer.startswith("unknown"):  # only without the exact solver
         pytest.importorskip("dotsboxes.engine.solver")
         pytest.fail("the solver could not solve 2 x 1 boxes in 2 seconds")
     words = answer.split()
@@ -124,16 +128,17 @@ def test_the_engine_runs_as_a_program_and_answers_line_by_line():
     )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert len(lines) == 7
+    assert len(lines) == 8
     assert lines[:2] == ["ok", "ok"]
     assert lines[2].startswith("Red to move, 23 safe edges")
     assert lines[3].startswith("bestmove ")
     assert lines[4].startswith("error 'a1-a3' is not an edge")
     assert lines[5] == "ok"
-    assert lines[6].startswith("bestmove ")
+    assert INFO.fullmatch(lines[6]), lines[6]  # the master says what it knows first
+    assert lines[7].startswith("bestmove ")
     board = Board(3, 3)
     board.play("b2-c2")
-    assert board.parse_edge(lines[6].split()[1]) in board.legal_moves
+    assert board.parse_edge(lines[7].split()[1]) in board.legal_moves
 
 
 def test_the_program_flushes_each_answer_before_reading_the_next_command():
@@ -182,5 +187,80 @@ def test_the_readme_example_session_is_what_the_engine_answers():
     for got, want in zip(answers, expected, strict=True):
         if want.startswith("bestmove"):  # a timed search: only its shape is certain
             assert got.startswith("bestmove ")
+        elif want.startswith("info value"):  # nodes and milliseconds vary
+            assert INFO.fullmatch(got), got
+            assert got.split()[:4] == want.split()[:4]
+        elif want.startswith("info nodes"):
+            assert SOLVE_INFO.fullmatch(got), got
         else:
             assert got == want
+
+
+def test_the_master_says_its_value_is_exact_when_the_solver_proved_it(session):
+    # 2 x 2 boxes, solved at once: the first player takes 3 of 4 with best play.
+    session.handle("size 2 2")
+    info, best = session.handle("go movetime 500").splitlines()
+    assert INFO.fullmatch(info), info
+    assert info.split()[2:4] == ["2", "exact"]
+    assert best.startswith("bestmove ")
+
+
+def test_the_master_labels_a_search_value_an_estimate(session):
+    # An empty 5 x 5 board in 20 ms: far out of the solver's reach.
+    info, best = session.handle("go movetime 20").splitlines()
+    assert INFO.fullmatch(info), info
+    assert info.split()[3] == "estimate"
+    assert session.board.parse_edge(best.split()[1]) in session.board.legal_moves
+
+
+def test_an_unfinished_solve_gives_the_bounds_it_proved(session):
+    info, answer = session.handle("solve movetime 1").splitlines()
+    assert SOLVE_INFO.fullmatch(info), info
+    words = answer.split()
+    assert words[0] == "unknown"
+    assert words[1] == "lower" and words[3] == "upper"
+    assert -25 <= int(words[2]) <= int(words[4]) <= 25
+
+
+def test_the_session_keeps_the_solver_table_across_moves(session):
+    # After the master's first move, the opponent's reply is answered from what
+    # the first move proved: far fewer nodes than the same position cold.
+    session.handle("size 3 2")
+    info, best = session.handle("go movetime 3000").splitlines()
+    assert info.split()[3] == "exact"
+    session.handle("play " + best.split()[1])
+    warm = session.handle("go movetime 3000").splitlines()[0]
+    cold = Session()
+    cold.handle("size 3 2")
+    cold.handle("play " + best.split()[1])
+    fresh = cold.handle("go movetime 3000").splitlines()[0]
+    assert warm.split()[3] == fresh.split()[3] == "exact"
+    assert warm.split()[2] == fresh.split()[2]  # the same proved value
+    assert int(warm.split()[5]) < int(fresh.split()[5]) / 2
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "go movetime",
+        "go movetime 0",
+        "go movetime -5",
+        "go movetime 1.5",
+        "go level",
+        "go depth 3",
+        "solve movetime abc",
+        "solve level master",
+        "undo now",
+        "analyse please",
+        "size -1 2",
+        "size 0 0",
+        "play e1-e",
+    ],
+)
+def test_more_bad_input_still_answers_error_and_keeps_the_position(session, line):
+    session.handle("size 3 3")
+    session.handle("play a1-b1")
+    before = session.board.key()
+    answer = session.handle(line)
+    assert answer.startswith("error "), answer
+    assert session.board.key() == before

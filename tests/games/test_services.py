@@ -398,8 +398,8 @@ def test_an_empty_or_headless_record_is_refused(db):
 def test_every_change_is_announced_after_commit(local_game, django_capture_on_commit_callbacks):
     seen = []
 
-    def listener(sender, **kwargs):
-        seen.append((kwargs["event"], kwargs["version"], kwargs["to_move"]))
+    def listener(sender, *, change, **kwargs):
+        seen.append((change.event, change.version, change.to_move))
 
     services.game_changed.connect(listener)
     try:

@@ -1,4 +1,4 @@
-"""Turn arithmetic for rooms, on the pure rules core (no Django here).
+"""Turn arithmetic on the pure rules core (no Django here): whole turns for every mode.
 
 A turn is everything one player draws before play passes to the other.  Abort,
 take-back and the computer's stand-in moves all reason in whole turns.
@@ -43,17 +43,18 @@ def turn_spans(board: Board) -> list[TurnSpan]:
     return spans
 
 
-def finished_turns(board: Board) -> list[TurnSpan]:
-    """Turns that are over: all of them once the game is over, else all but one in progress."""
-    spans = turn_spans(board)
+def finished_turns(board: Board, spans: list[TurnSpan] | None = None) -> list[TurnSpan]:
+    """Turns that are over: all of them once the game is over, else all but one in progress.
+    ``spans``: the board's :func:`turn_spans`, when the caller has them."""
+    spans = list(turn_spans(board) if spans is None else spans)
     if spans and not board.is_over() and spans[-1].player is board.turn:
         spans.pop()
     return spans
 
 
-def both_have_played(board: Board) -> bool:
+def both_have_played(board: Board, spans: list[TurnSpan] | None = None) -> bool:
     """True once each player has finished at least one turn (no more aborting)."""
-    return {span.player for span in finished_turns(board)} == {Player.BLUE, Player.RED}
+    return {span.player for span in finished_turns(board, spans)} == {Player.BLUE, Player.RED}
 
 
 def takeback_start(board: Board, requester: Player) -> int | None:

@@ -1,0 +1,44 @@
+"""Short leases kept in the database: the fallback when the cache (Redis) is down.
+
+A lease is a named claim that lapses unless renewed: ``acquire`` takes it only
+if nobody holds it or the holder let it lapse.  The computer claims each
+position it thinks about in the cache; while Redis is unreachable it claims it
+here instead, so a game against the computer never depends on Redis.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+
+def acquire(key: str, seconds: float) -> bool:
+    """Take the lease ``key`` for ``seconds``; False while someone else holds it."""
+    from .models import Lease
+
+    now = timezone.now()
+    with transaction.atomic():
+        Lease.objects.filter(key=key, expires_at__lte=now).delete()
+        try:
+            with transaction.atomic():
+                Lease.objects.create(key=key, expires_at=now + timedelta(seconds=seconds))
+        except IntegrityError:
+            return False
+    # Old leases of other keys are left by finished jobs: sweep now and then.
+    if now.second == 0:
+        Lease.objects.filter(expires_at__lte=now - timedelta(hours=1)).delete()
+    return True
+
+
+def renew(key: str, seconds: float) -> None:
+    from .models import Lease
+
+    Lease.objects.filter(key=key).update(expires_at=timezone.now() + timedelta(seconds=seconds))
+
+
+def release(key: str) -> None:
+    from .models import Lease
+
+    Lease.objects.filter(key=key).delete()

@@ -1,0 +1,42 @@
+"""Checks on free text people type: names, chat, reports, imported records.
+
+Control characters have no place in any of them: they are invisible, can
+garble a page or a log, and PostgreSQL refuses NUL outright.  Tabs and line
+breaks are ordinary white space and pass.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+ALLOWED_WHITESPACE = frozenset("\t\n\r")
+
+
+def first_control_character(text: str) -> str | None:
+    """The first control character in ``text`` (tabs and line breaks excepted), or None.
+
+    >>> first_control_character("Good game!\\n")
+    >>> first_control_character("bell\\x07")
+    '\\x07'
+    """
+    for char in text:
+        if char not in ALLOWED_WHITESPACE and unicodedata.category(char) == "Cc":
+            return char
+    return None
+
+
+def control_character_message(char: str) -> str:
+    return _(
+        "Remove the invisible control character (U+%(code)04X) from this text: "
+        "only letters, digits, punctuation, spaces and line breaks are allowed."
+    ) % {"code": ord(char)}
+
+
+def reject_control_characters(value: object) -> None:
+    """A form field validator: refuse text that holds a control character, naming it."""
+    char = first_control_character(str(value))
+    if char is not None:
+        raise ValidationError(control_character_message(char), code="control_character")

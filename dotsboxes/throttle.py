@@ -1,0 +1,192 @@
+"""Rate limits: how often one person, and one address, may do something costly or abusable.
+
+One small helper for views, WebSocket consumers and anything else::
+
+    wait = throttle.hit("chat", *throttle.request_keys(request))
+    if wait:
+        return throttle.too_many(request, wait)
+
+or, for a whole view (POSTs only)::
+
+    @throttle.limit("hint")
+    def hint(request, public_id): ...
+
+Each scope has two rates in ``settings.RATE_LIMITS``: one per person (the
+signed-in user, else the browser's session) and a looser one per address
+(several people can share one).  A rate is ``"<count>/<seconds>"``, with ``s``,
+``m``, ``h`` or ``d`` for the unit (``"5/10s"``, ``"20/h"``).  Windows are
+fixed (a counter per key and window in the cache), which is cheap: one
+``incr`` per key.
+
+Why not django-ratelimit: its decorator needs an ``HttpRequest``, and sockets
+and services have none; what is left of it here is the same fixed-window
+counter in the cache, and a limit that fails open.  When the cache is down
+(Redis outage) nothing is limited and nothing fails: a throttle must never
+turn a legitimate move into an error.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import re
+import time
+from collections.abc import Callable, Iterable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.html import format_html
+from django.utils.translation import ngettext
+
+logger = logging.getLogger(__name__)
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd]?)\s*$")
+
+#: Used when settings.RATE_LIMITS has no entry for a scope.
+DEFAULT_RATES = {
+    # scope: (per person, per address)
+    "signup": ("5/h", "20/h"),
+    "login": ("20/10m", "60/10m"),  # on top of django-axes's lock-out on failures
+    "room_create": ("10/10m", "40/10m"),
+    "report": ("5/h", "20/h"),
+    "chat": ("5/10s", "20/10s"),
+    "offer": ("6/m", "20/m"),  # draw and take-back offers, and answers to them
+    "hint": ("30/m", "90/m"),
+    "computer_game": ("20/10m", "60/10m"),  # new games and imports against the computer
+    "analysis": ("10/10m", "30/10m"),
+    "socket": ("30/m", "120/m"),  # WebSocket handshakes
+}
+
+
+def parse_rate(rate: str) -> tuple[int, int]:
+    """``"5/10s"`` -> (5, 10): at most 5 in each 10 seconds.
+
+    >>> parse_rate("20/h"), parse_rate("5/10s"), parse_rate("3/90")
+    ((20, 3600), (5, 10), (3, 90))
+    """
+    match = _RATE.match(rate)
+    if match is None:
+        raise ValueError(f"Not a rate: {rate!r} (write it as 5/10s, 20/m or 100/h).")
+    count, number, unit = match.groups()
+    seconds = int(number or 1) * _UNITS[unit or "s"]
+    return int(count), seconds
+
+
+def rates(scope: str) -> tuple[str, str]:
+    """(per person, per address) for ``scope``, settings first."""
+    configured = getattr(settings, "RATE_LIMITS", {}) or {}
+    return tuple(configured.get(scope) or DEFAULT_RATES[scope])  # type: ignore[return-value]
+
+
+def request_keys(request: HttpRequest) -> list[str]:
+    """Who is acting: the user or session (if any), and the address."""
+    keys = []
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        keys.append(f"user:{user.pk}")
+    else:
+        session = getattr(request, "session", None)
+        if session is not None and session.session_key:
+            keys.append(f"session:{session.session_key}")
+    keys.append(f"addr:{request.META.get('REMOTE_ADDR', '')}")
+    return keys
+
+
+def scope_keys(scope: dict) -> list[str]:
+    """The same for a WebSocket's ASGI scope."""
+    keys = []
+    user = scope.get("user")
+    session = scope.get("session")
+    if user is not None and getattr(user, "is_authenticated", False):
+        keys.append(f"user:{user.pk}")
+    elif session is not None and session.session_key:
+        keys.append(f"session:{session.session_key}")
+    client = scope.get("client") or ("", 0)
+    keys.append(f"addr:{client[0]}")
+    return keys
+
+
+def hit(scope: str, *keys: str, now: float | None = None, count: bool = True) -> int:
+    """Count one action in ``scope`` for each key; 0 if allowed, else seconds to wait.
+
+    Keys starting ``addr:`` get the per-address rate, the others the per-person
+    rate.  A refused action is not counted (a flood does not push the wait back).
+    ``count=False`` only asks (for actions counted once they succeed: sign-ups).
+    Fails open: with the cache unreachable every action is allowed.
+    """
+    if not getattr(settings, "RATE_LIMITS_ENABLED", True):
+        return 0
+    now = time.time() if now is None else now
+    person, address = (parse_rate(r) for r in rates(scope))
+    slots = []
+    for key in keys:
+        limit, window = address if key.startswith("addr:") else person
+        start = int(now // window) * window
+        slots.append((f"rl:{scope}:{key}:{window}:{start}", limit, window, start))
+    try:
+        counts = cache.get_many([slot[0] for slot in slots])
+        waits = [
+            math.ceil(start + window - now)
+            for cache_key, limit, window, start in slots
+            if counts.get(cache_key, 0) >= limit
+        ]
+        if waits:
+            return max(1, max(waits))
+        if not count:
+            return 0
+        for cache_key, _limit, window, _start in slots:
+            if not cache.add(cache_key, 1, timeout=window + 1):
+                cache.incr(cache_key)
+    except Exception:  # the cache is down: let the action through
+        logger.warning("rate limit %s not checked: cache unavailable", scope, exc_info=True)
+    return 0
+
+
+def message(wait: int) -> str:
+    """What the person reads: slow down, and for how long."""
+    if wait >= 120:
+        minutes = math.ceil(wait / 60)
+        return ngettext(
+            "Too many tries in a short time. Please wait %(count)d minute and try again.",
+            "Too many tries in a short time. Please wait %(count)d minutes and try again.",
+            minutes,
+        ) % {"count": minutes}
+    return ngettext(
+        "Too many tries in a short time. Please wait %(count)d second and try again.",
+        "Too many tries in a short time. Please wait %(count)d seconds and try again.",
+        wait,
+    ) % {"count": wait}
+
+
+def too_many(request: HttpRequest, wait: int) -> HttpResponse:
+    """429 with the message: a bare fragment for htmx, a full page for a plain form."""
+    text = message(wait)
+    if getattr(request, "htmx", False):
+        html = format_html('<p class="form-error" role="alert">{}</p>', text)
+        response = HttpResponse(html, status=429)
+    else:
+        response = render(request, "429.html", {"message": text}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def limit(scope: str, *, methods: Iterable[str] = ("POST",)) -> Callable:
+    """Decorate a view: its POSTs count against ``scope``; over the limit it answers 429."""
+    methods = frozenset(methods)
+
+    def decorate(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method in methods:
+                wait = hit(scope, *request_keys(request))
+                if wait:
+                    return too_many(request, wait)
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate

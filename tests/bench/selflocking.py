@@ -1,0 +1,160 @@
+"""Master at time odds against the public C++ UCT engine Selflocking/DotsAndBoxes.
+
+Not a pytest module, and the C++ engine is not part of this project: fetch
+https://github.com/Selflocking/DotsAndBoxes yourself, build its protocol
+front end (``test/xieyi.cpp`` with ``src/AI/*.cpp``) outside this repository,
+with ``UCT_LIMIT_TIME`` in ``src/AI/define.h`` set to the seconds it should
+think (its clock is the process's CPU time, read with ``clock()``, so a
+loaded machine does not weaken it).  The game recorder it links
+(``src/CJSON/datarecorder.cpp``) needs a library we do not use and can be
+replaced by empty functions.  Then, from this repository's root::
+
+    nice -n 10 python tests/bench/selflocking.py --engine /path/to/binary \\
+        --games 40 --movetime 0.1
+
+The engine plays 5 x 5 boxes only.  Its protocol: ``new black|white``, then
+``move N EDGES`` each way, one line per turn with every edge of that turn,
+three letters an edge (``A`` row column for a horizontal edge, ``B`` column
+row for a vertical one).  Colours alternate game by game; the master keeps its
+transposition table across the moves of a game (:class:`players.Game`), as the
+protocol and the web app's workers do.  Prints each game and the totals: wins,
+margins as first and as second player, and the master's seconds per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from dotsboxes.engine import players
+from dotsboxes.rules import Board, Edge, Player
+
+
+def to_engine(edge: Edge) -> str:
+    """Our edge in the C++ engine's three letters (a reflection of the board, which
+    keeps every box's four sides together)."""
+    if edge.horizontal:
+        return "A" + chr(65 + edge.y) + chr(65 + edge.x)
+    return "B" + chr(65 + edge.x) + chr(65 + edge.y)
+
+
+def from_engine(text: str) -> Edge:
+    a, b = ord(text[1]) - 65, ord(text[2]) - 65
+    if text[0] == "A":
+        return Edge(b, a, horizontal=True)
+    return Edge(a, b, horizontal=False)
+
+
+class Opponent:
+    """One game's C++ engine process."""
+
+    def __init__(self, binary: str) -> None:
+        self.proc = subprocess.Popen(
+            [binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def reply(self) -> list[Edge]:
+        assert self.proc.stdout is not None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the C++ engine stopped answering")
+            words = line.split()
+            if words and words[0] == "move":
+                text = words[2] if len(words) > 2 else ""
+                return [from_engine(text[i : i + 3]) for i in range(0, len(text), 3)]
+
+    def close(self) -> None:
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def play_game(binary: str, master_first: bool, budget: float, seed: int) -> tuple[int, list]:
+    """The master's final margin, and its seconds per move."""
+    board = Board(5, 5)
+    # Master keeps its table across the moves of a game where this engine version can.
+    game = players.Game() if hasattr(players, "Game") else players
+    ours = Player.BLUE if master_first else Player.RED
+    times: list[float] = []
+    opponent = Opponent(binary)
+    try:
+        opponent.send("new white" if master_first else "new black")
+        while not board.is_over():
+            if board.turn is ours:
+                turn: list[Edge] = []
+                while board.turn is ours and not board.is_over():
+                    start = time.perf_counter()
+                    edge = game.choose(board, level="master", budget=budget, seed=seed)
+                    times.append(time.perf_counter() - start)
+                    board.play(edge)
+                    turn.append(edge)
+                if not board.is_over():
+                    opponent.send(f"move {len(turn)} {''.join(map(to_engine, turn))}")
+            else:
+                for edge in opponent.reply():
+                    if board.turn is ours:
+                        raise RuntimeError("the C++ engine moved out of turn")
+                    board.play(edge)
+    finally:
+        opponent.close()
+    blue, red = board.scores
+    return (blue - red if master_first else red - blue), times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", required=True, help="the C++ engine's protocol binary")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--movetime", type=float, default=0.1, help="master's seconds per move")
+    args = parser.parse_args()
+    margins: dict[bool, list[int]] = {True: [], False: []}
+    times: list[float] = []
+    for n in range(args.games):
+        first = n % 2 == 0
+        margin, used = play_game(args.engine, first, args.movetime, seed=n)
+        margins[first].append(margin)
+        times += used
+        print(f"game {n + 1}: master {'first ' if first else 'second'} {margin:+d}", flush=True)
+    every = margins[True] + margins[False]
+    wins = sum(m > 0 for m in every)
+    print(
+        f"\nmaster at {args.movetime:.3f} s vs Selflocking: {wins} wins, "
+        f"{sum(m < 0 for m in every)} losses, {sum(m == 0 for m in every)} ties "
+        f"of {len(every)} ({100 * wins / len(every):.0f} %)"
+    )
+    for first in (True, False):
+        if margins[first]:
+            m = margins[first]
+            print(
+                f"  as {'first ' if first else 'second'} player: mean margin "
+                f"{statistics.mean(m):+.1f}, min {min(m):+d}, wins {sum(x > 0 for x in m)}/{len(m)}"
+            )
+    print(
+        f"  master s per move: median {statistics.median(times):.3f}  "
+        f"p95 {percentile(times, 0.95):.3f}  max {max(times):.3f}"
+    )
+    print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+"""Short versions of the chaos scripts, for CI: the same checks on a few hundred inputs.
+
+Each starts real uvicorn servers on a fresh database of the run's kind (SQLite, or
+PostgreSQL when DATABASE_URL names one).  The full runs are ``python -m tests.chaos.<name>``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from tests.chaos import fuzz, redis_outage, same_move
+from tests.reliability.redis_server import OUTAGE_PORT
+from tests.rooms.live import worker_ports
+
+DATABASE = "postgres" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite"
+PORT = worker_ports(10)[6]  # this xdist worker's ports 6-9 are free of the live tests
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["debug0", "debug1"])
+def test_a_short_fuzz_gets_no_server_error_and_no_traceback(debug):
+    result = fuzz.run(posts=120, sockets=60, debug=debug, database=DATABASE, port=PORT)
+    assert result["errors_5xx"] == 0, result["statuses"]
+    assert result["tracebacks"] == 0, result.get("log_tail")
+    assert result["healthz_all"] > 0 and result["healthz_ok"] == result["healthz_all"]
+
+
+def test_the_same_move_posted_ten_ways_at_once_is_applied_exactly_once():
+    result = same_move.run(trials_count=4, at_once=10, database=DATABASE, port=PORT)
+    assert result["exact"] == 4
+    assert not [s for s in result["statuses"] if s >= 500]
+    assert result["tracebacks"] == 0
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed")
+def test_a_short_redis_outage_loses_no_move_and_pages_resync_within_ten_seconds():
+    result = redis_outage.run(down=6, database=DATABASE, port=PORT, redis_port=OUTAGE_PORT + 1)
+    assert not [s for s in result["statuses"] if s >= 500], result["statuses"]
+    assert result["lost_carol"] == []  # (how many she made depends on the computer's speed)
+    assert result["room_moves"] > 0 and result["room_version"] >= result["room_moves"]
+    assert all(s is not None and s <= 10 for s in result["synced"]), result["synced"]
+    assert result["flowing"]

@@ -1,0 +1,52 @@
+"""WebSocket edge cases: a push racing a close, and handshakes to paths nobody serves."""
+
+from __future__ import annotations
+
+import pytest
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from dotsboxes.asgi import application
+from dotsboxes.rooms.models import Room
+from tests.rooms.conftest import join, open_room
+from tests.rooms.test_consumers import close_code, own_loop, socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+
+
+@pytest.fixture
+def room_of_two():
+    alice, bob = Client(), Client()
+    room = open_room(alice)
+    join(bob, room)
+    return Room.objects.select_related("game").get(pk=room.pk)
+
+
+@own_loop
+async def test_a_push_arriving_after_the_socket_closed_is_dropped(room_of_two):
+    ws = socket(None, room_of_two)
+    connected, _ = await ws.connect()
+    assert connected
+    await ws.receive_from(timeout=5)  # hello
+    await ws.send_to(text_data="hello?")  # refused: the consumer closes the socket
+    assert await close_code(ws) == 1003
+    # The consumer is still in the room's group until its disconnect runs: a push now
+    # must not be sent after the close (uvicorn raised "Unexpected ASGI message").
+    await get_channel_layer().group_send(room_of_two.group, {"type": "push", "html": "<p>x</p>"})
+    assert await ws.receive_nothing(timeout=0.5)
+    await ws.disconnect()
+
+
+@own_loop
+@pytest.mark.parametrize(
+    "path",
+    ["/ws/x/", "/ws/rooms/%00/", "/ws/rooms/a/b/c/", "/", "/ws/", "/ws/rooms/" + "a" * 300 + "/"],
+)
+async def test_a_handshake_to_an_unknown_path_is_refused_cleanly(path):
+    ws = WebsocketCommunicator(application, path, headers=HEADERS)
+    connected, code = await ws.connect(timeout=5)
+    assert not connected
+    assert code == 4404
+    await ws.wait(timeout=5)  # the application ended without an error
