@@ -69,6 +69,10 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "dotsboxes.middleware.RejectUnreadableRequests",  # before anything reads the body
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: a signed-in player's saved choice, else the language cookie
+    # (the switcher), else the browser's Accept-Language, else English.
+    "django.middleware.locale.LocaleMiddleware",
+    "dotsboxes.accounts.middleware.SavedLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -90,6 +94,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "dotsboxes.notifications.context.header_counts",
@@ -273,7 +278,16 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 # -- i18n, static ---------------------------------------------------------------
+# English is the source language; each other language is a .po/.mo pair under
+# dotsboxes/locale/ (README: "Languages").  Names are written in their own language,
+# as a switcher shows them.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "dotsboxes" / "locale"]
+# Our English date formats ("2 Dec 2026"); other languages use Django's own.
+FORMAT_MODULE_PATH = ["dotsboxes.formats"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -4,10 +4,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from . import views
+from .accounts.language import switch_language
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("language/", switch_language, name="set_language"),
     path("play/", include("dotsboxes.games.urls")),
     path("rooms/", include("dotsboxes.rooms.urls")),
     path("learn/", include("dotsboxes.guide.urls")),

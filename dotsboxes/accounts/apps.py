@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts and ratings"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects the rating receiver)
+        from . import language, signals  # noqa: F401  (connects the receivers)

@@ -78,3 +78,17 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> int:
         return round(self.rating_after) - round(self.rating_before)
+
+
+class Profile(models.Model):
+    """A player's settings that follow them from browser to browser."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    #: A code from ``settings.LANGUAGES``; empty until the player picks one, and
+    #: then the browser's language decides, as for anyone signed out.
+    language = models.CharField(max_length=15, blank=True, choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or '-'}"

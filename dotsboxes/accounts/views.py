@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from dotsboxes import throttle
@@ -68,7 +69,7 @@ def _outcome_for(game: Game, user_id: int) -> str:
         return game.get_result_display()
     blue = game.blue_user_id == user_id
     won = (game.result == Game.Result.BLUE) == blue
-    return "Won" if won else "Lost"
+    return gettext("Won") if won else gettext("Lost")
 
 
 @require_GET
@@ -91,8 +92,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             {
                 "game": game,
                 "url": game_url(game),
-                "side": "Blue" if blue else "Red",
-                "opponent": game.red_name if blue else game.blue_name,
+                "side": gettext("Blue") if blue else gettext("Red"),
+                "side_code": "blue" if blue else "red",
+                "opponent": game.red_label if blue else game.blue_label,
                 "outcome": _outcome_for(game, user.pk),
                 "change": changes.get(game.pk),
             }

@@ -3,41 +3,50 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 
 from dotsboxes.engine import players
 from dotsboxes.rules import Board, RulesError
 from dotsboxes.text import reject_control_characters
 
 from .models import Game, Side
+from .presenters import level_name
 
 TIMES = "\N{MULTIPLICATION SIGN}"
 PRESETS = [(f"{w}x{h}", f"{w} {TIMES} {h}") for w, h in ((2, 2), (3, 3), (4, 4), (5, 4), (5, 5))]
 MODES = [
-    (Game.Mode.COMPUTER.value, "Against the computer"),
-    (Game.Mode.LOCAL.value, "Two players on this device"),
+    (Game.Mode.COMPUTER.value, _("Against the computer")),
+    (Game.Mode.LOCAL.value, _("Two players on this device")),
 ]
 SIDES = [
-    (Side.BLUE.value, "Blue: you draw the first edge"),
-    (Side.RED.value, "Red: the computer opens"),
+    (Side.BLUE.value, _("Blue: you draw the first edge")),
+    (Side.RED.value, _("Red: the computer opens")),
 ]
 
 
 def level_choices() -> list[tuple[str, str]]:
     """The computer's levels, straight from the engine, weakest first."""
-    return [(level, level.capitalize()) for level in players.LEVELS]
+    return [(level, capfirst(level_name(level))) for level in players.LEVELS]
 
 
 def _choice_messages(text: str) -> dict[str, str]:
     return {"required": text, "invalid_choice": text}
 
 
+SIZE_MESSAGES = {
+    "width": _("Give the width in boxes, a whole number from 1 to 9."),
+    "height": _("Give the height in boxes, a whole number from 1 to 9."),
+}
+
+
 def _size_messages(name: str) -> dict[str, str]:
-    text = f"Give the {name} in boxes, a whole number from 1 to 9."
+    text = SIZE_MESSAGES[name]
     return {"invalid": text, "min_value": text, "max_value": text}
 
 
-NAME_MESSAGES = {"max_length": "Keep the name to 40 characters or fewer."}
-LEVEL_MESSAGES = _choice_messages("Choose one of the computer's levels from the list.")
+NAME_MESSAGES = {"max_length": _("Keep the name to 40 characters or fewer.")}
+LEVEL_MESSAGES = _choice_messages(_("Choose one of the computer's levels from the list."))
 
 
 class NewGameForm(forms.Form):
@@ -46,23 +55,23 @@ class NewGameForm(forms.Form):
         initial=Game.Mode.COMPUTER,
         widget=forms.RadioSelect,
         error_messages=_choice_messages(
-            "Choose whom to play: the computer, or a second player on this device."
+            _("Choose whom to play: the computer, or a second player on this device.")
         ),
     )
     # Not required by the field: a game from a set position takes its size from the
     # position, and its form has no size buttons at all (clean() asks for one otherwise).
     size = forms.ChoiceField(
-        choices=[*PRESETS, ("custom", "Other size")],
+        choices=[*PRESETS, ("custom", _("Other size"))],
         initial="5x5",
         widget=forms.RadioSelect,
         required=False,
-        error_messages=_choice_messages("Choose one of the sizes, or Other size."),
+        error_messages=_choice_messages(_("Choose one of the sizes, or Other size.")),
     )
     width = forms.IntegerField(
         min_value=1,
         max_value=9,
         required=False,
-        label="Width in boxes",
+        label=_("Width in boxes"),
         initial=6,
         error_messages=_size_messages("width"),
     )
@@ -70,7 +79,7 @@ class NewGameForm(forms.Form):
         min_value=1,
         max_value=9,
         required=False,
-        label="Height in boxes",
+        label=_("Height in boxes"),
         initial=6,
         error_messages=_size_messages("height"),
     )
@@ -78,24 +87,24 @@ class NewGameForm(forms.Form):
         choices=SIDES,
         initial=Side.BLUE,
         widget=forms.RadioSelect,
-        label="Your side",
+        label=_("Your side"),
         required=False,
-        error_messages=_choice_messages("Choose Blue (you start) or Red (the computer starts)."),
+        error_messages=_choice_messages(_("Choose Blue (you start) or Red (the computer starts).")),
     )
     level = forms.ChoiceField(
-        choices=(), label="Computer level", required=False, error_messages=LEVEL_MESSAGES
+        choices=(), label=_("Computer level"), required=False, error_messages=LEVEL_MESSAGES
     )
     blue_name = forms.CharField(
         max_length=40,
         required=False,
-        label="Blue player's name",
+        label=_("Blue player's name"),
         error_messages=NAME_MESSAGES,
         validators=[reject_control_characters],
     )
     red_name = forms.CharField(
         max_length=40,
         required=False,
-        label="Red player's name",
+        label=_("Red player's name"),
         error_messages=NAME_MESSAGES,
         validators=[reject_control_characters],
     )
@@ -111,12 +120,17 @@ class NewGameForm(forms.Form):
 
     def name_sides_for(self, board: Board) -> None:
         """Say who draws next from a set position (Red may be the one to move there)."""
-        you, computer = "you draw the next edge", "the computer draws the next edge"
-        blue_moves = board.turn.name == "BLUE"
-        self.fields["side"].choices = [
-            (Side.BLUE.value, f"Blue: {you if blue_moves else computer}"),
-            (Side.RED.value, f"Red: {computer if blue_moves else you}"),
-        ]
+        if board.turn.name == "BLUE":
+            blue, red = (
+                _("Blue: you draw the next edge"),
+                _("Red: the computer draws the next edge"),
+            )
+        else:
+            blue, red = (
+                _("Blue: the computer draws the next edge"),
+                _("Red: you draw the next edge"),
+            )
+        self.fields["side"].choices = [(Side.BLUE.value, blue), (Side.RED.value, red)]
 
     def clean_position(self) -> str:
         key = self.cleaned_data.get("position", "").strip()
@@ -126,10 +140,10 @@ class NewGameForm(forms.Form):
             board = Board.from_key(key)
         except RulesError:
             raise forms.ValidationError(
-                "That starting position is not a valid position key."
+                _("That starting position is not a valid position key.")
             ) from None
         if board.is_over():
-            raise forms.ValidationError("That starting position has no edge left to draw.")
+            raise forms.ValidationError(_("That starting position has no edge left to draw."))
         self.start_board = board
         return board.key()
 
@@ -162,7 +176,7 @@ class NewGameForm(forms.Form):
             data["width"], data["height"] = self.start_board.width, self.start_board.height
             return data
         if not size and "size" not in self.errors:
-            self.add_error("size", "Choose a board size.")
+            self.add_error("size", _("Choose a board size."))
         elif size == "custom":
             for name in ("width", "height"):
                 if data.get(name) is None and name not in self.errors:
@@ -176,37 +190,37 @@ class NewGameForm(forms.Form):
 class ImportForm(forms.Form):
     record = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
-        label="Game record",
+        label=_("Game record"),
         max_length=20000,
         validators=[reject_control_characters],
         error_messages={
-            "required": "Paste a game record here first.",
-            "max_length": "That is far longer than any game record (at most 20,000 characters).",
+            "required": _("Paste a game record here first."),
+            "max_length": _("That is far longer than any game record (at most 20,000 characters)."),
         },
     )
     mode = forms.ChoiceField(
         choices=[
-            ("replay", "Replay it"),
-            (Game.Mode.LOCAL.value, "Continue on this device"),
-            (Game.Mode.COMPUTER.value, "Continue against the computer"),
+            ("replay", _("Replay it")),
+            (Game.Mode.LOCAL.value, _("Continue on this device")),
+            (Game.Mode.COMPUTER.value, _("Continue against the computer")),
         ],
         initial="replay",
         widget=forms.RadioSelect,
-        label="Then",
+        label=_("Then"),
         error_messages=_choice_messages(
-            "Choose what to do with it: replay it, or continue it here or against the computer."
+            _("Choose what to do with it: replay it, or continue it here or against the computer.")
         ),
     )
     side = forms.ChoiceField(
-        choices=[(Side.BLUE.value, "Blue"), (Side.RED.value, "Red")],
+        choices=[(Side.BLUE.value, _("Blue")), (Side.RED.value, _("Red"))],
         initial=Side.BLUE,
         widget=forms.RadioSelect,
-        label="Your side against the computer",
+        label=_("Your side against the computer"),
         required=False,
-        error_messages=_choice_messages("Choose Blue or Red."),
+        error_messages=_choice_messages(_("Choose Blue or Red.")),
     )
     level = forms.ChoiceField(
-        choices=(), label="Computer level", required=False, error_messages=LEVEL_MESSAGES
+        choices=(), label=_("Computer level"), required=False, error_messages=LEVEL_MESSAGES
     )
 
     def __init__(self, *args, **kwargs) -> None:

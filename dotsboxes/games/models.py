@@ -9,8 +9,12 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models, transaction
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from dotsboxes.rules import Board, Edge, Player
+
+from .presenters import level_name, player_name, size_text
 
 SIZE_VALIDATORS = [MinValueValidator(1), MaxValueValidator(9)]
 
@@ -21,6 +25,8 @@ def new_public_id() -> str:
 
 
 class Side(models.TextChoices):
+    # Not translated: the services store these words (a seat's default name, room log
+    # lines).  Pages say a side through presenters.player_name, in the reader's language.
     BLUE = "blue", "Blue"
     RED = "red", "Red"
 
@@ -35,29 +41,29 @@ class Side(models.TextChoices):
 
 class Game(models.Model):
     class Mode(models.TextChoices):
-        COMPUTER = "computer", "Against the computer"
-        LOCAL = "local", "Two players on one device"
-        ONLINE = "online", "Online room"
+        COMPUTER = "computer", _("Against the computer")
+        LOCAL = "local", _("Two players on one device")
+        ONLINE = "online", _("Online room")
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "In progress"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        ACTIVE = "active", _("In progress")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
 
     class Result(models.TextChoices):
-        NONE = "", "No result yet"
-        BLUE = "blue", "Blue won"
-        RED = "red", "Red won"
-        TIE = "tie", "Tie on boxes"  # equal totals when every edge is drawn
-        DRAW = "draw", "Draw agreed"  # agreed by the players: not a tie on boxes
+        NONE = "", _("No result yet")
+        BLUE = "blue", _("Blue won")
+        RED = "red", _("Red won")
+        TIE = "tie", _("Tie on boxes")  # equal totals when every edge is drawn
+        DRAW = "draw", _("Draw agreed")  # agreed by the players: not a tie on boxes
 
     class Termination(models.TextChoices):
-        NONE = "", "Not over"
-        COMPLETED = "completed", "Every edge drawn"
-        RESIGNED = "resigned", "Resignation"
-        AGREED = "agreed", "Draw by agreement"
-        ABORTED = "aborted", "Aborted"
-        TIME = "time", "Lost on time"  # the side to move let its deadline pass
+        NONE = "", _("Not over")
+        COMPLETED = "completed", _("Every edge drawn")
+        RESIGNED = "resigned", _("Resignation")
+        AGREED = "agreed", _("Draw by agreement")
+        ABORTED = "aborted", _("Aborted")
+        TIME = "time", _("Lost on time")  # the side to move let its deadline pass
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     width = models.PositiveSmallIntegerField(default=5, validators=SIZE_VALIDATORS)
@@ -123,7 +129,7 @@ class Game(models.Model):
 
     @property
     def size_text(self) -> str:
-        return f"{self.width} x {self.height} boxes ({self.width + 1} x {self.height + 1} dots)"
+        return size_text(self.width, self.height)
 
     def start_board(self) -> Board:
         return Board.from_key(self.start_key) if self.start_key else Board(self.width, self.height)
@@ -188,6 +194,56 @@ class Game(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    def label_of(self, side: Side | Player) -> str:
+        """``side``'s stored name as the reader should see it.
+
+        Unnamed seats are stored as "Blue"/"Red", the person facing the computer as
+        "You" and the computer as "Computer (casual)": those are shown in the
+        reader's language; a name someone typed, as typed.
+        """
+        side = Side.of(side) if isinstance(side, Player) else Side(side)
+        name = self.name_of(side)
+        if name == side.value.capitalize():
+            return player_name(side.player)
+        if name == "You" and self.computer_side and not self.is_computer(side):
+            return gettext("You")
+        level = self.computer_level
+        if self.is_computer(side) and name == f"Computer ({level})":
+            return gettext("Computer (%(level)s)") % {"level": level_name(level)}
+        return name
+
+    def display_of(self, side: Side | Player) -> str:
+        """A player's name with their colour, e.g. "Ada (Blue)"; just "Blue" if unnamed."""
+        side = Side.of(side) if isinstance(side, Player) else Side(side)
+        name, colour = self.label_of(side), player_name(side.player)
+        if name == colour:
+            return name
+        if self.is_computer(side):  # "Computer (casual)" becomes "Computer (casual, Red)"
+            level = level_name(self.computer_level)
+            return gettext("Computer (%(level)s, %(side)s)") % {"level": level, "side": colour}
+        return gettext("%(name)s (%(side)s)") % {"name": name, "side": colour}
+
+    @property
+    def blue_label(self) -> str:
+        return self.label_of(Side.BLUE)
+
+    @property
+    def red_label(self) -> str:
+        return self.label_of(Side.RED)
+
+    @property
+    def blue_display(self) -> str:
+        return self.display_of(Side.BLUE)
+
+    @property
+    def red_display(self) -> str:
+        return self.display_of(Side.RED)
+
+    @property
+    def computer_label(self) -> str:
+        """ "Computer (casual)" in the reader's language."""
+        return gettext("Computer (%(level)s)") % {"level": level_name(self.computer_level)}
 
     def is_computer(self, side: Side | Player) -> bool:
         """True if the computer plays ``side`` in this game."""

@@ -13,6 +13,8 @@ Build it with :func:`build_panel` and render the partials of
 room can render the same board and post to its own views.
 """
 
+# ruff: noqa: RUF001 - titles use the multiplication sign.
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,10 +22,11 @@ from dataclasses import dataclass, field
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from dotsboxes.rules import Board, Edge
 
-from .hints import Hint
+from .hints import Hint, reason_text
 from .models import Game, Side
 from .presenters import (
     Step,
@@ -32,6 +35,9 @@ from .presenters import (
     boxes_text,
     edge_sample,
     history,
+    level_name,
+    player_name,
+    size_text,
     status_sentence,
     turns,
 )
@@ -113,7 +119,7 @@ class Panel:
                     " log-last" if t.number == last else "",
                     t.number,
                     t.player.name[0],
-                    str(t.player),
+                    player_name(t.player),
                     t.text,
                     format_html(' <span class="log-claims">+{}</span>', t.claimed)
                     if t.claimed
@@ -126,6 +132,11 @@ class Panel:
     @property
     def legend_html(self) -> str:
         return legend_html(self.game)
+
+    @property
+    def hint_reason(self) -> str:
+        """The hint's reason in the reader's language (the engine writes English)."""
+        return reason_text(self.hint.reason) if self.hint else ""
 
     @property
     def can_undo(self) -> bool:
@@ -158,34 +169,38 @@ class Panel:
         if game.termination == Game.Termination.RESIGNED:
             winner = Side(game.result)
             loser = Side.RED if winner == Side.BLUE else Side.BLUE
-            return f"{names[loser]} resigned, so {names[winner]} wins (boxes {blue} to {red})."
+            return gettext(
+                "%(loser)s resigned, so %(winner)s wins (boxes %(blue)d to %(red)d)."
+            ) % {"loser": names[loser], "winner": names[winner], "blue": blue, "red": red}
         if game.result == Game.Result.TIE:
-            return f"A tie: {boxes_text(blue)} each."
+            return gettext("A tie: %(boxes)s each.") % {"boxes": boxes_text(blue)}
         if game.result in (Game.Result.BLUE, Game.Result.RED):
             winner = Side(game.result)
             hi, lo = max(blue, red), min(blue, red)
-            return f"{names[winner]} wins {hi} to {lo}."
-        return game.get_result_display()
+            return gettext("%(winner)s wins %(high)d to %(low)d.") % {
+                "winner": names[winner],
+                "high": hi,
+                "low": lo,
+            }
+        return str(game.get_result_display())
 
     @property
     def title(self) -> str:
         game = self.game
-        size = f"{game.width} \N{MULTIPLICATION SIGN} {game.height} boxes"
+        size = {"w": game.width, "h": game.height}
         if game.mode == Game.Mode.COMPUTER:
-            return f"{size} against the computer ({game.computer_level})"
+            return gettext("%(w)d × %(h)d boxes against the computer (%(level)s)") % {
+                **size,
+                "level": level_name(game.computer_level),
+            }
         if game.mode == Game.Mode.LOCAL:
-            return f"{size} on one device"
-        return f"{size} online"
+            return gettext("%(w)d × %(h)d boxes on one device") % size
+        return gettext("%(w)d × %(h)d boxes online") % size
 
 
 def display_name(game: Game, side: Side) -> str:
     """A player's name with their colour, e.g. "Ada (Blue)"; just "Blue" if unnamed."""
-    name = game.name_of(side)
-    if name == side.label:
-        return name
-    if name.endswith(")"):  # "Computer (casual)" becomes "Computer (casual, Red)"
-        return f"{name[:-1]}, {side.label})"
-    return f"{name} ({side.label})"
+    return game.display_of(side)
 
 
 def legend_html(game: Game) -> str:
@@ -237,9 +252,10 @@ def build_panel(
         highlight=[hint.edge] if hint else (),
         fresh=fresh,
         steps=steps,
-        title=f"Board, {board.size_text}; {board.turn} to move"
+        title=gettext("Board, %(size)s; %(player)s to move")
+        % {"size": size_text(board.width, board.height), "player": player_name(board.turn)}
         if active
-        else f"Board, {board.size_text}; game over",
+        else gettext("Board, %(size)s; game over") % {"size": size_text(board.width, board.height)},
     )
     if active:
         status = status_sentence(board, computer=computer, steps=steps)

@@ -21,7 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from dotsboxes.rules import Board, Edge, Player
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
+from dotsboxes.rules import Board, Edge, Outcome, Player
 
 CELL = 60  # SVG units between neighbouring dots
 MARGIN = 30
@@ -30,6 +32,8 @@ MARGIN = 30
 COLOURS = {Player.BLUE: "#0b63c4", Player.RED: "#c2410c"}
 FILLS = {Player.BLUE: "#dbeafe", Player.RED: "#ffedd5"}
 INITIALS = {Player.BLUE: "B", Player.RED: "R"}
+# The players' names in the reader's language (the rules core says "Blue" and "Red").
+PLAYER_NAMES = {Player.BLUE: gettext_lazy("Blue"), Player.RED: gettext_lazy("Red")}
 INK = "#1f2937"
 BOARD = "#ffffff"  # the card the board is drawn on (site.css --card)
 HALO = "#fde68a"  # under the last turn's edges
@@ -78,6 +82,10 @@ class Turn:
     def text(self) -> str:
         return ", ".join(str(e) for e in self.edges)
 
+    @property
+    def player_name(self) -> str:
+        return player_name(self.player)
+
 
 def history(board: Board) -> list[Step]:
     """Every edge on the board's move stack with its mover and claims.
@@ -111,13 +119,70 @@ def edge_owners(board: Board) -> dict[Edge, Player]:
     return {step.edge: step.player for step in history(board)}
 
 
-def _claims_text(n: int) -> str:
-    return "a box" if n == 1 else f"{n} boxes"
+#: The computer's levels (``dotsboxes.engine.players.LEVELS``) as people read them.
+LEVEL_NAMES = {
+    "beginner": gettext_lazy("beginner"),
+    "casual": gettext_lazy("casual"),
+    "club": gettext_lazy("club"),
+    "expert": gettext_lazy("expert"),
+    "master": gettext_lazy("master"),
+}
+
+
+def level_name(level: str) -> str:
+    """A computer level's name in the active language (the code itself if unknown)."""
+    return str(LEVEL_NAMES.get(level, level))
+
+
+def player_name(player: Player) -> str:
+    """ "Blue" or "Red" in the active language."""
+    return str(PLAYER_NAMES[player])
 
 
 def boxes_text(n: int) -> str:
     """``n`` with the right noun: "1 box", "2 boxes"."""
-    return f"{n} box" if n == 1 else f"{n} boxes"
+    return ngettext("%(n)d box", "%(n)d boxes", n) % {"n": n}
+
+
+def outcome_text(outcome: Outcome | None) -> str:
+    """A finished board's result, e.g. "Blue wins, 5-4" or "Tie, 2-2"."""
+    if outcome is None:
+        return ""
+    if outcome.winner is None:
+        return gettext("Tie, %(blue)d-%(red)d") % {"blue": outcome.blue, "red": outcome.red}
+    return gettext("%(player)s wins, %(high)d-%(low)d") % {
+        "player": player_name(outcome.winner),
+        "high": max(outcome.scores),
+        "low": min(outcome.scores),
+    }
+
+
+def edge_error(text: str, error: Exception | None = None) -> str:
+    """Why ``text`` (typed by a player) names no edge of the board.
+
+    ``error`` is the rules core's (English) ``InvalidEdgeError``; its kind picks
+    the sentence.
+    """
+    why = str(error or "")
+    if "not neighbours" in why:
+        message = gettext("“%(text)s”: those dots are not neighbours; an edge joins two of them.")
+    elif "not on this" in why:
+        message = gettext("“%(text)s” is not on this board.")
+    else:
+        message = gettext(
+            "“%(text)s” is not an edge of this board: name two neighbouring dots, such as a1-b1."
+        )
+    return message % {"text": text}
+
+
+def size_text(width: int, height: int) -> str:
+    """A board's size in boxes and in dots, in the active language."""
+    return gettext("%(w)d x %(h)d boxes (%(dw)d x %(dh)d dots)") % {
+        "w": width,
+        "h": height,
+        "dw": width + 1,
+        "dh": height + 1,
+    }
 
 
 def status_sentence(
@@ -133,31 +198,43 @@ def status_sentence(
     'Red draws b1-b2 and claims a box; the game is over: Red wins 1 to 0.'
     """
     all_turns = turns(board, steps)
+    verb = ""
     if all_turns:
         last = all_turns[-1]
-        verb = f"{last.player} draws {last.text}"
-        if last.claimed:
-            verb += f" and claims {_claims_text(last.claimed)}"
-    else:
-        verb = ""
+        who = {"player": player_name(last.player), "edges": last.text}
+        if last.claimed == 1:
+            verb = gettext("%(player)s draws %(edges)s and claims a box") % who
+        elif last.claimed:
+            verb = ngettext(
+                "%(player)s draws %(edges)s and claims %(n)d box",
+                "%(player)s draws %(edges)s and claims %(n)d boxes",
+                last.claimed,
+            ) % {**who, "n": last.claimed}
+        else:
+            verb = gettext("%(player)s draws %(edges)s") % who
+    turn = player_name(board.turn)
     outcome = board.outcome()
     if outcome is not None:
         if outcome.winner is None:
-            nxt = f"the game is over: a tie, {boxes_text(outcome.blue)} each"
+            nxt = gettext("the game is over: a tie, %(boxes)s each") % {
+                "boxes": boxes_text(outcome.blue)
+            }
         else:
-            nxt = (
-                f"the game is over: {outcome.winner} wins "
-                f"{max(outcome.scores)} to {min(outcome.scores)}"
-            )
+            nxt = gettext("the game is over: %(player)s wins %(high)d to %(low)d") % {
+                "player": player_name(outcome.winner),
+                "high": max(outcome.scores),
+                "low": min(outcome.scores),
+            }
     elif all_turns and all_turns[-1].player is board.turn:
-        nxt = f"{board.turn} moves again"
+        nxt = gettext("%(player)s moves again") % {"player": turn}
     elif board.turn is computer:
-        nxt = f"the computer ({board.turn}) is thinking"
+        nxt = gettext("the computer (%(player)s) is thinking") % {"player": turn}
     else:
-        nxt = f"{board.turn} to move"
+        nxt = gettext("%(player)s to move") % {"player": turn}
     if not verb:
-        return nxt[0].upper() + nxt[1:] + "."
-    return f"{verb}; {nxt}."
+        return nxt[0].upper() + nxt[1:] + gettext(".")
+    # Translators: two clauses of the status line: what was just drawn; what comes next.
+    return gettext("%(last)s; %(next)s.") % {"last": verb, "next": nxt}
 
 
 def edge_sample(player: Player) -> str:
@@ -259,7 +336,10 @@ def board_svg(
     order = {edge: i for i, edge in enumerate(fresh)}
     box_delay = {box: order[s.edge] for s in steps if s.edge in order for box in s.claimed}
     highlight, last_turn = set(highlight), set(last_turn)
-    label = title or f"Dots and Boxes board, {board.size_text}"
+    label = title or gettext("Dots and Boxes board, %(size)s") % {
+        "size": size_text(board.width, board.height)
+    }
+    draw_label = gettext("Draw %(edge)s")
     turn_class = f" turn-{board.turn.name.lower()}" if interactive else ""
     role = 'role="group"' if interactive else 'role="img"'
     parts = [
@@ -317,7 +397,7 @@ def board_svg(
             tabindex = "-1" if tab_stop_given else "0"
             tab_stop_given = True
             tint = tints.get(edge) if tints else None
-            name = f"Draw {edge}"
+            name = draw_label % {"edge": edge}
             if tint is not None:
                 parts.append(_tint(edge, h, tint))
                 name += f", {tint.text}"

@@ -20,7 +20,8 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from dotsboxes import throttle
@@ -39,7 +40,7 @@ PANEL = "games/_board.html#response"
 def _game(public_id: str) -> Game:
     game = Game.objects.filter(public_id=public_id).exclude(mode=Game.Mode.ONLINE).first()
     if game is None:
-        raise Http404("There is no such game.")
+        raise Http404(gettext("There is no such game."))
     return game
 
 
@@ -124,7 +125,7 @@ def new(request: HttpRequest) -> HttpResponse:
     preview = ""
     if form.start_board is not None:
         form.name_sides_for(form.start_board)
-        preview = board_svg(form.start_board, title="The starting position")
+        preview = board_svg(form.start_board, title=gettext("The starting position"))
     context = {"form": form, "preview": preview}
     return render(request, "games/new.html", context, status=429 if wait else 200)
 
@@ -202,7 +203,11 @@ def hint(request: HttpRequest, public_id: str) -> HttpResponse:
     recommended = hints.recommend(game.board())
     if request.htmx:
         return _respond(request, game, hint=recommended)
-    messages.info(request, f"Hint: draw {recommended.edge} ({recommended.reason}).")
+    messages.info(
+        request,
+        gettext("Hint: draw %(edge)s (%(reason)s).")
+        % {"edge": recommended.edge, "reason": hints.reason_text(recommended.reason)},
+    )
     return redirect(f"{game.get_absolute_url()}?hint={recommended.edge}")
 
 
@@ -273,10 +278,12 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
             board,
             guides=True,
             last_turn=last_edges,
-            title=f"Board after {ply} of {total} edges, {board.size_text}",
+            title=gettext("Board after %(ply)d of %(total)d edges, %(size)s")
+            % {"ply": ply, "total": total, "size": game.size_text},
         ),
         "last_edges": last_edges,
-        "board_title": f"Board after {ply} of {total} edges, {board.size_text}",
+        "board_title": gettext("Board after %(ply)d of %(total)d edges, %(size)s")
+        % {"ply": ply, "total": total, "size": game.size_text},
         "scores": board.scores,
         "current": current,
         "status": _replay_status(game, board, ply, total),
@@ -319,7 +326,7 @@ def _replay_analysis(request: HttpRequest, game: Game, board: Board, ply: int, c
 
 def _replay_status(game: Game, board: Board, ply: int, total: int) -> str:
     """The status line at ``ply``; at the end of a finished game, how it ended."""
-    text = status_sentence(board) if ply else "The empty board, before the first edge."
+    text = status_sentence(board) if ply else gettext("The empty board, before the first edge.")
     if ply == total and not game.is_active and game.termination != Game.Termination.COMPLETED:
         text += " " + build_panel(game, viewer=services.Actor(), board=board).result_text
     return text
@@ -347,6 +354,13 @@ def _replay_log(all_turns: list, ply: int) -> list[dict]:
 
 
 def _record_text(game: Game) -> str:
+    # A record is data in the notation's own (English) words, whoever asks for it:
+    # any reader's import must parse it.
+    with translation.override("en"):
+        return _english_record_text(game)
+
+
+def _english_record_text(game: Game) -> str:
     board = game.board()
     headers = {
         "Blue": game.blue_name,

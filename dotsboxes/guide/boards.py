@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from dotsboxes.games.presenters import CELL, MARGIN, board_svg
 from dotsboxes.rules import Board, Edge
@@ -74,17 +75,18 @@ def clickable(
     width = 2 * MARGIN + board.width * CELL
     height = 2 * MARGIN + board.height * CELL
     rows = []
+    draw_label = gettext("Draw %(edge)s")
     for edge in board.legal_moves:
         if allowed is not None and edge not in allowed:
             continue
         cx, cy = _centre(edge, board)
         kind = "h" if edge.horizontal else "v"
         style = f"left:{100 * cx / width:.3f}%;top:{100 * cy / height:.3f}%"
-        rows.append((kind, str(edge), style, str(edge)))
+        rows.append((kind, str(edge), style, draw_label % {"edge": edge}))
     buttons = format_html_join(
         "",
         '<button type="submit" class="pick pick-{}" name="edge" value="{}" style="{}">'
-        '<span class="visually-hidden">Draw {}</span></button>',
+        '<span class="visually-hidden">{}</span></button>',
         rows,
     )
     picture = diagram(board, highlight=highlight, title=title)

@@ -19,26 +19,42 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.utils.translation import gettext_noop
+
 from dotsboxes.rules import Board, Edge, parse_record
 
 from .positions import from_picture
 
+# The texts here are marked with gettext_noop: the data stays English (the tests
+# read it) and each page shows it through gettext, in the reader's language.
 TRACKS = (
-    ("rules", "The rules", "Draw and close boxes, count claims, say who owns a box and who moves."),
-    ("control", "Keeping control", "Compare candidate moves and find the one that keeps control."),
-    ("replay", "Replays", "Step through a real game and fix the move that opened a chain."),
+    (
+        "rules",
+        gettext_noop("The rules"),
+        gettext_noop("Draw and close boxes, count claims, say who owns a box and who moves."),
+    ),
+    (
+        "control",
+        gettext_noop("Keeping control"),
+        gettext_noop("Compare candidate moves and find the one that keeps control."),
+    ),
+    (
+        "replay",
+        gettext_noop("Replays"),
+        gettext_noop("Step through a real game and fix the move that opened a chain."),
+    ),
 )
 TRACK_NAMES = {slug: name for slug, name, _ in TRACKS}
 
 CHOICES = {
-    "next": (("blue", "Blue"), ("red", "Red")),
-    "owner": (("blue", "Blue"), ("red", "Red")),
-    "claims": (("0", "None"), ("1", "One"), ("2", "Two")),
+    "next": (("blue", gettext_noop("Blue")), ("red", gettext_noop("Red"))),
+    "owner": (("blue", gettext_noop("Blue")), ("red", gettext_noop("Red"))),
+    "claims": (("0", gettext_noop("None")), ("1", gettext_noop("One")), ("2", gettext_noop("Two"))),
     "build": (
-        ("blue-blue", "Blue owns it; Blue draws next"),
-        ("blue-red", "Blue owns it; Red draws next"),
-        ("red-red", "Red owns it; Red draws next"),
-        ("red-blue", "Red owns it; Blue draws next"),
+        ("blue-blue", gettext_noop("Blue owns it; Blue draws next")),
+        ("blue-red", gettext_noop("Blue owns it; Red draws next")),
+        ("red-red", gettext_noop("Red owns it; Red draws next")),
+        ("red-blue", gettext_noop("Red owns it; Blue draws next")),
     ),
 }
 
@@ -140,7 +156,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         slug="draw-a-box",
         track="rules",
-        title="Draw a box",
+        title=gettext_noop("Draw a box"),
         kind="build",
         picture="""
 +   +   +
@@ -148,22 +164,28 @@ EXERCISES: tuple[Exercise, ...] = (
 +   +   +
 """,
         prompt=(
-            "Draw the four sides of the left box, one at a time. You draw for both players: "
-            "Blue draws first, then the turn passes after every edge that claims nothing."
+            gettext_noop(
+                "Draw the four sides of the left box, one at a time. You draw for both players: "
+                "Blue draws first, then the turn passes after every edge that claims nothing."
+            )
         ),
         right=(
-            "Blue and Red took turns, so Red drew the fourth side: the box is Red's, and "
-            "because Red claimed it, Red draws again."
+            gettext_noop(
+                "Blue and Red took turns, so Red drew the fourth side: the box is Red's, and "
+                "because Red claimed it, Red draws again."
+            )
         ),
         wrong=(
-            "Look at the colour of the fourth side: whoever drew it owns the box, and a "
-            "claim keeps the move."
+            gettext_noop(
+                "Look at the colour of the fourth side: whoever drew it owns the box, and a "
+                "claim keeps the move."
+            )
         ),
     ),
     Exercise(
         slug="draw-the-missing-sides",
         track="rules",
-        title="Draw the missing sides",
+        title=gettext_noop("Draw the missing sides"),
         kind="build",
         picture="""
 +---+   +
@@ -171,36 +193,44 @@ EXERCISES: tuple[Exercise, ...] = (
 +   +   +
 """,
         prompt=(
-            "Two edges are drawn and it is Blue's turn. Draw the three missing sides of the "
-            "left box one at a time, for both players, then say who owns it."
+            gettext_noop(
+                "Two edges are drawn and it is Blue's turn. Draw the three missing sides of the "
+                "left box one at a time, for both players, then say who owns it."
+            )
         ),
         right=(
-            "Blue, Red, Blue: Blue drew the fourth side, so the box is Blue's, and the claim "
-            "gives Blue the next edge too."
+            gettext_noop(
+                "Blue, Red, Blue: Blue drew the fourth side, so the box is Blue's, and the claim "
+                "gives Blue the next edge too."
+            )
         ),
         wrong=(
-            "Follow the turns: each edge that closes nothing passes the turn, and the player "
-            "who draws the fourth side owns the box and moves again."
+            gettext_noop(
+                "Follow the turns: each edge that closes nothing passes the turn, and the player "
+                "who draws the fourth side owns the box and moves again."
+            )
         ),
     ),
     Exercise(
         slug="close-a-box",
         track="rules",
-        title="Close a box",
+        title=gettext_noop("Close a box"),
         picture="""
 +---+   +
 |
 +---+   +
 """,
-        prompt="The left box has three sides. Draw its fourth side to claim it.",
-        right="A box belongs to whoever draws its fourth side, and Blue moves again.",
-        wrong="Count the sides of the left box: only one of its edges is still missing.",
+        prompt=gettext_noop("The left box has three sides. Draw its fourth side to claim it."),
+        right=gettext_noop("A box belongs to whoever draws its fourth side, and Blue moves again."),
+        wrong=gettext_noop(
+            "Count the sides of the left box: only one of its edges is still missing."
+        ),
         best=frozenset({"b1-b2"}),
     ),
     Exercise(
         slug="who-moves-after-a-claim",
         track="rules",
-        title="Who moves after a claim?",
+        title=gettext_noop("Who moves after a claim?"),
         kind="next",
         edge="b1-b2",
         picture="""
@@ -208,14 +238,18 @@ EXERCISES: tuple[Exercise, ...] = (
 |
 +---+   +
 """,
-        prompt="Blue draws the dashed edge, closing the left box. Who draws the next edge?",
-        right="Blue again: closing a box earns another move.",
-        wrong="Closing a box does not pass the turn: the player who claimed moves again.",
+        prompt=gettext_noop(
+            "Blue draws the dashed edge, closing the left box. Who draws the next edge?"
+        ),
+        right=gettext_noop("Blue again: closing a box earns another move."),
+        wrong=gettext_noop(
+            "Closing a box does not pass the turn: the player who claimed moves again."
+        ),
     ),
     Exercise(
         slug="who-moves-after-a-plain-edge",
         track="rules",
-        title="Who moves after a plain edge?",
+        title=gettext_noop("Who moves after a plain edge?"),
         kind="next",
         edge="c1-c2",
         picture="""
@@ -223,28 +257,32 @@ EXERCISES: tuple[Exercise, ...] = (
 |
 +---+   +
 """,
-        prompt="Blue draws the dashed edge, which closes nothing. Who draws the next edge?",
-        right="Red: an edge that closes no box passes the turn.",
-        wrong="Only a claim keeps the move. This edge completes no box, so the turn passes.",
+        prompt=gettext_noop(
+            "Blue draws the dashed edge, which closes nothing. Who draws the next edge?"
+        ),
+        right=gettext_noop("Red: an edge that closes no box passes the turn."),
+        wrong=gettext_noop(
+            "Only a claim keeps the move. This edge completes no box, so the turn passes."
+        ),
     ),
     Exercise(
         slug="one-edge-two-boxes",
         track="rules",
-        title="One edge, two boxes",
+        title=gettext_noop("One edge, two boxes"),
         picture="""
 +---+---+   +
 |       |
 +---+---+   +
 """,
-        prompt="Draw the edge that claims two boxes at once.",
-        right="b1-b2 is the fourth side of both boxes, so it claims both.",
-        wrong="Look for the one edge that both three-sided boxes are missing.",
+        prompt=gettext_noop("Draw the edge that claims two boxes at once."),
+        right=gettext_noop("b1-b2 is the fourth side of both boxes, so it claims both."),
+        wrong=gettext_noop("Look for the one edge that both three-sided boxes are missing."),
         best=frozenset({"b1-b2"}),
     ),
     Exercise(
         slug="count-a-double-claim",
         track="rules",
-        title="Count a claim",
+        title=gettext_noop("Count a claim"),
         kind="claims",
         edge="b2-b3",
         picture="""
@@ -254,14 +292,16 @@ EXERCISES: tuple[Exercise, ...] = (
 
 +---+---+
 """,
-        prompt="How many boxes does the dashed edge claim?",
-        right="Two: it is the last missing side of both top boxes.",
-        wrong="Check both boxes that the dashed edge touches: each has its other three sides.",
+        prompt=gettext_noop("How many boxes does the dashed edge claim?"),
+        right=gettext_noop("Two: it is the last missing side of both top boxes."),
+        wrong=gettext_noop(
+            "Check both boxes that the dashed edge touches: each has its other three sides."
+        ),
     ),
     Exercise(
         slug="whose-box",
         track="rules",
-        title="Whose boxes?",
+        title=gettext_noop("Whose boxes?"),
         kind="owner",
         edge="b1-b2",
         turn="red",
@@ -270,15 +310,19 @@ EXERCISES: tuple[Exercise, ...] = (
 |       |
 +---+---+   +
 """,
-        prompt="Red draws the dashed edge. Who owns the boxes it closes?",
-        right="Red: boxes belong to whoever draws their last side, whoever drew the others.",
-        wrong="It does not matter who drew the first three sides: the fourth side decides.",
+        prompt=gettext_noop("Red draws the dashed edge. Who owns the boxes it closes?"),
+        right=gettext_noop(
+            "Red: boxes belong to whoever draws their last side, whoever drew the others."
+        ),
+        wrong=gettext_noop(
+            "It does not matter who drew the first three sides: the fourth side decides."
+        ),
     ),
     # -- keeping control ----------------------------------------------------------
     Exercise(
         slug="smallest-first",
         track="control",
-        title="Smallest first",
+        title=gettext_noop("Smallest first"),
         picture="""
 +   +   +---+---+
     |
@@ -287,23 +331,29 @@ EXERCISES: tuple[Exercise, ...] = (
 +---+---+---+---+
 """,
         prompt=(
-            "No safe edge is left: a lone box, a chain of three and a chain of four. "
-            "Draw the edge that gives away the least."
+            gettext_noop(
+                "No safe edge is left: a lone box, a chain of three and a chain of four. "
+                "Draw the edge that gives away the least."
+            )
         ),
         right=(
-            "Giving the lone box costs one; Red must then open a long chain and Blue keeps "
-            "control to the end, winning 5–3."
+            gettext_noop(
+                "Giving the lone box costs one; Red must then open a long chain and Blue keeps "
+                "control to the end, winning 5–3."
+            )
         ),
         wrong=(
-            "Opening a long chain lets Red take all but two of it and keep control. "
-            "Give the smallest piece first."
+            gettext_noop(
+                "Opening a long chain lets Red take all but two of it and keep control. "
+                "Give the smallest piece first."
+            )
         ),
         best=frozenset({"a2-a3", "a3-b3"}),
     ),
     Exercise(
         slug="hand-over-a-pair",
         track="control",
-        title="Hand over a pair",
+        title=gettext_noop("Hand over a pair"),
         picture="""
 +---+   +   +
         |   |
@@ -314,23 +364,29 @@ EXERCISES: tuple[Exercise, ...] = (
 +   +---+   +
 """,
         prompt=(
-            "No safe edge is left: a pair in the top-left corner and chains of three and "
-            "four. Find the move that wins control."
+            gettext_noop(
+                "No safe edge is left: a pair in the top-left corner and chains of three and "
+                "four. Find the move that wins control."
+            )
         ),
         right=(
-            "b3-b4 splits the pair so Red cannot refuse it: Red takes two, must open a "
-            "chain, and Blue wins 5–4."
+            gettext_noop(
+                "b3-b4 splits the pair so Red cannot refuse it: Red takes two, must open a "
+                "chain, and Blue wins 5–4."
+            )
         ),
         wrong=(
-            "Give the pair, but by the edge between its two boxes: an outer edge lets Red "
-            "seal the pair for you and keep control."
+            gettext_noop(
+                "Give the pair, but by the edge between its two boxes: an outer edge lets Red "
+                "seal the pair for you and keep control."
+            )
         ),
         best=frozenset({"b3-b4"}),
     ),
     Exercise(
         slug="refuse-the-pair",
         track="control",
-        title="Refuse the pair",
+        title=gettext_noop("Refuse the pair"),
         picture="""
 +---+   +---+---+
 |       | B | R |
@@ -340,21 +396,25 @@ EXERCISES: tuple[Exercise, ...] = (
 
 +---+---+---+---+
 """,
-        prompt="Red offers the top-left pair. Find the move that keeps control.",
+        prompt=gettext_noop("Red offers the top-left pair. Find the move that keeps control."),
         right=(
-            "b4-c4 leaves both boxes to Red, who must then open a chain of four; Blue keeps "
-            "control and wins 7–5."
+            gettext_noop(
+                "b4-c4 leaves both boxes to Red, who must then open a chain of four; Blue keeps "
+                "control and wins 7–5."
+            )
         ),
         wrong=(
-            "Taking the pair makes you open a chain next. Seal the pair instead so that "
-            "one edge takes both boxes, and let Red have them."
+            gettext_noop(
+                "Taking the pair makes you open a chain next. Seal the pair instead so that "
+                "one edge takes both boxes, and let Red have them."
+            )
         ),
         best=frozenset({"b4-c4"}),
     ),
     Exercise(
         slug="leave-two",
         track="control",
-        title="Leave two",
+        title=gettext_noop("Leave two"),
         turn="red",
         picture="""
 +---+---+---+---+
@@ -366,23 +426,29 @@ EXERCISES: tuple[Exercise, ...] = (
 +---+---+---+---+
 """,
         prompt=(
-            "Blue opened the top chain and Red has taken two of its boxes. Find the move "
-            "that keeps control."
+            gettext_noop(
+                "Blue opened the top chain and Red has taken two of its boxes. Find the move "
+                "that keeps control."
+            )
         ),
         right=(
-            "e3-e4 gives the last two boxes away so that Blue must open the next chain: "
-            "Red wins 8–4."
+            gettext_noop(
+                "e3-e4 gives the last two boxes away so that Blue must open the next chain: "
+                "Red wins 8–4."
+            )
         ),
         wrong=(
-            "Taking the last two boxes means you open the next chain. Draw the far edge so "
-            "one edge takes both, and let Blue have them."
+            gettext_noop(
+                "Taking the last two boxes means you open the next chain. Draw the far edge so "
+                "one edge takes both, and let Blue have them."
+            )
         ),
         best=frozenset({"e3-e4"}),
     ),
     Exercise(
         slug="take-the-last-chain",
         track="control",
-        title="The last chain",
+        title=gettext_noop("The last chain"),
         picture="""
 +---+---+---+
 |
@@ -392,21 +458,25 @@ EXERCISES: tuple[Exercise, ...] = (
 | R | B | B |
 +---+---+---+
 """,
-        prompt="Red has opened the last chain on the board. Find the best move.",
+        prompt=gettext_noop("Red has opened the last chain on the board. Find the best move."),
         right=(
-            "b3-b4 starts taking all three boxes. With no other chain to play for, giving "
-            "boxes back gains nothing: Blue wins 6–3."
+            gettext_noop(
+                "b3-b4 starts taking all three boxes. With no other chain to play for, giving "
+                "boxes back gains nothing: Blue wins 6–3."
+            )
         ),
         wrong=(
-            "Keeping control only pays while another chain is left. This is the last one: "
-            "take everything."
+            gettext_noop(
+                "Keeping control only pays while another chain is left. This is the last one: "
+                "take everything."
+            )
         ),
         best=frozenset({"b3-b4"}),
     ),
     Exercise(
         slug="loop-first",
         track="control",
-        title="Loop first",
+        title=gettext_noop("Loop first"),
         picture="""
 +---+---+---+
             |
@@ -416,21 +486,27 @@ EXERCISES: tuple[Exercise, ...] = (
 |       |   |
 +---+---+   +
 """,
-        prompt="A loop of four and a chain of five are left. Lose as little as possible.",
+        prompt=gettext_noop(
+            "A loop of four and a chain of five are left. Lose as little as possible."
+        ),
         right=(
-            "Opening the loop costs less: Red keeps control only by giving back all four "
-            "of its boxes, and Blue loses just 4–5."
+            gettext_noop(
+                "Opening the loop costs less: Red keeps control only by giving back all four "
+                "of its boxes, and Blue loses just 4–5."
+            )
         ),
         wrong=(
-            "Opening the chain lets Red keep control for the price of two boxes. Make Red "
-            "pay four instead: open the loop."
+            gettext_noop(
+                "Opening the chain lets Red keep control for the price of two boxes. Make Red "
+                "pay four instead: open the loop."
+            )
         ),
         best=frozenset({"a2-b2", "b1-b2", "b2-b3", "b2-c2"}),
     ),
     Exercise(
         slug="refuse-on-five-by-five",
         track="control",
-        title="Refuse on 5 × 5",
+        title=gettext_noop("Refuse on 5 × 5"),
         turn="red",
         picture="""
 +---+---+   +---+   +
@@ -446,23 +522,29 @@ EXERCISES: tuple[Exercise, ...] = (
 +---+---+---+   +---+
 """,
         prompt=(
-            "6–6. Blue has offered the pair on the left edge by drawing its outer side a2-a3. "
-            "Find Red's best move."
+            gettext_noop(
+                "6–6. Blue has offered the pair on the left edge by drawing its outer side a2-a3. "
+                "Find Red's best move."
+            )
         ),
         right=(
-            "a3-a4 seals the pair so that one edge takes both boxes. Blue collects them but "
-            "must then open a long chain, and Red keeps control to win 13–12."
+            gettext_noop(
+                "a3-a4 seals the pair so that one edge takes both boxes. Blue collects them but "
+                "must then open a long chain, and Red keeps control to win 13–12."
+            )
         ),
         wrong=(
-            "Taking the pair leaves you to open a long chain. Refuse it: draw the pair's "
-            "other outer side, so that Blue has to take both boxes with one edge."
+            gettext_noop(
+                "Taking the pair leaves you to open a long chain. Refuse it: draw the pair's "
+                "other outer side, so that Blue has to take both boxes with one edge."
+            )
         ),
         best=frozenset({"a3-a4"}),
     ),
     Exercise(
         slug="five-by-five-endgame",
         track="control",
-        title="A 5 × 5 endgame",
+        title=gettext_noop("A 5 × 5 endgame"),
         picture="""
 +---+---+---+---+---+
 
@@ -477,16 +559,22 @@ EXERCISES: tuple[Exercise, ...] = (
 +---+---+---+---+---+
 """,
         prompt=(
-            "5–5, with chains of five, three and five and a pair on the left edge. Find the "
-            "move that keeps control."
+            gettext_noop(
+                "5–5, with chains of five, three and five and a pair on the left edge. Find the "
+                "move that keeps control."
+            )
         ),
         right=(
-            "a3-b3 hands over the pair so it cannot be refused; Red must open the long "
-            "chains and Blue wins 14–11."
+            gettext_noop(
+                "a3-b3 hands over the pair so it cannot be refused; Red must open the long "
+                "chains and Blue wins 14–11."
+            )
         ),
         wrong=(
-            "Every edge gives something away; the pair is the cheapest gift, but only the "
-            "edge between its boxes stops Red from refusing it."
+            gettext_noop(
+                "Every edge gives something away; the pair is the cheapest gift, but only the "
+                "edge between its boxes stops Red from refusing it."
+            )
         ),
         best=frozenset({"a3-b3"}),
     ),
@@ -494,40 +582,52 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(
         slug="replay-the-last-safe-edge",
         track="replay",
-        title="Ada against Ben",
+        title=gettext_noop("Ada against Ben"),
         record=_REPLAY_A,
         ply=11,
         prompt=(
-            "At edge 12, Ben (Red) opened the middle column and Ada took it. Step through the "
-            "game, then draw the move Ben should have played instead."
+            gettext_noop(
+                "At edge 12, Ben (Red) opened the middle column and Ada took it. Step through the "
+                "game, then draw the move Ben should have played instead."
+            )
         ),
         right=(
-            "The bottom-left box could still take a side safely. After it, Ada would have "
-            "had to open the first chain, and Ben would have won 5–4."
+            gettext_noop(
+                "The bottom-left box could still take a side safely. After it, Ada would have "
+                "had to open the first chain, and Ben would have won 5–4."
+            )
         ),
         wrong=(
-            "Look for an edge that gives no box its third side: one box still has only one "
-            "side drawn."
+            gettext_noop(
+                "Look for an edge that gives no box its third side: one box still has only one "
+                "side drawn."
+            )
         ),
         best=frozenset({"a1-b1", "a1-a2"}),
     ),
     Exercise(
         slug="replay-the-long-chain",
         track="replay",
-        title="Cleo against Dev",
+        title=gettext_noop("Cleo against Dev"),
         record=_REPLAY_B,
         ply=11,
         prompt=(
-            "At edge 12, Dev (Red) opened the bottom chain of four and lost 1–7. Step "
-            "through the game, then draw a better move for Dev."
+            gettext_noop(
+                "At edge 12, Dev (Red) opened the bottom chain of four and lost 1–7. Step "
+                "through the game, then draw a better move for Dev."
+            )
         ),
         right=(
-            "Giving the lone box first makes Cleo open a long chain; Dev keeps control "
-            "and wins 5–3."
+            gettext_noop(
+                "Giving the lone box first makes Cleo open a long chain; Dev keeps control "
+                "and wins 5–3."
+            )
         ),
         wrong=(
-            "With no safe edge left, give the smallest piece: one box costs less than a "
-            "chain, and it makes the other player move next."
+            gettext_noop(
+                "With no safe edge left, give the smallest piece: one box costs less than a "
+                "chain, and it makes the other player move next."
+            )
         ),
         best=frozenset({"a2-a3", "a3-b3"}),
     ),

@@ -2,31 +2,41 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, ngettext
+
 from dotsboxes.engine.analysis import Component, analyse
 from dotsboxes.rules import Board
 
 
 def _piece(component: Component) -> str:
+    """One piece as a whole phrase (word order differs between languages)."""
     n = component.length
-    if component.kind == "loop":
-        name = f"loop of {n}"
-    elif n == 1:
-        name = "single box"
-    elif n == 2:
-        name = "pair"
-    else:
-        name = f"chain of {n}"
+    kind = "loop" if component.kind == "loop" else {1: "single", 2: "pair"}.get(n, "chain")
+    # Opened at both ends a piece plays like a loop: keeping control costs four boxes.
     opened = component.ends.count("opened")
-    if opened == 2:
-        # Opened at both ends it plays like a loop: keeping control costs four boxes.
-        return f"{name} opened at both ends"
-    return f"{name} (opened)" if opened else name
+    phrases = {
+        ("loop", 0): gettext("a loop of %(n)d"),
+        ("loop", 1): gettext("a loop of %(n)d (opened)"),
+        ("loop", 2): gettext("a loop of %(n)d opened at both ends"),
+        ("single", 0): gettext("a single box"),
+        ("single", 1): gettext("a single box (opened)"),
+        ("single", 2): gettext("a single box opened at both ends"),
+        ("pair", 0): gettext("a pair"),
+        ("pair", 1): gettext("a pair (opened)"),
+        ("pair", 2): gettext("a pair opened at both ends"),
+        ("chain", 0): gettext("a chain of %(n)d"),
+        ("chain", 1): gettext("a chain of %(n)d (opened)"),
+        ("chain", 2): gettext("a chain of %(n)d opened at both ends"),
+    }
+    return phrases[kind, min(opened, 2)] % {"n": n}
 
 
 def _join(words: list[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    # Translators: the list separator, then how the last item joins the list.
+    head = gettext(", ").join(words[:-1])
+    return gettext("%(list)s and %(last)s") % {"list": head, "last": words[-1]}
 
 
 def position_facts(board: Board) -> list[tuple[str, str]]:
@@ -41,12 +51,22 @@ def position_facts(board: Board) -> list[tuple[str, str]]:
     """
     a = analyse(board)
     pieces = sorted(a.components, key=lambda c: (c.kind == "loop", c.length))
-    words = [f"a {_piece(c)}" for c in pieces]
+    words = [_piece(c) for c in pieces]
     if a.junctions:
         n = len(a.junctions)
-        words.append(f"{n} box{'es' * (n != 1)} still open on three or four sides")
+        words.append(
+            ngettext(
+                "%(n)d box still open on three or four sides",
+                "%(n)d boxes still open on three or four sides",
+                n,
+            )
+            % {"n": n}
+        )
     return [
-        ("Pieces", _join(words) or "none"),
-        ("Long chains", f"{a.long_chains} (loops: {a.loops})"),
-        ("Safe edges left", str(len(a.safe_edges))),
+        (gettext("Pieces"), _join(words) or gettext("none")),
+        (
+            gettext("Long chains"),
+            gettext("%(chains)d (loops: %(loops)d)") % {"chains": a.long_chains, "loops": a.loops},
+        ),
+        (gettext("Safe edges left"), str(len(a.safe_edges))),
     ]

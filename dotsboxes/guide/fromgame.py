@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from dotsboxes import throttle
@@ -22,6 +23,7 @@ from dotsboxes.analysis import services as analyses
 from dotsboxes.analysis.models import GameAnalysis
 from dotsboxes.games.identity import browser_token
 from dotsboxes.games.models import Game, Side
+from dotsboxes.games.presenters import edge_error
 from dotsboxes.rules import RulesError
 
 from .boards import clickable, diagram, try_url
@@ -46,11 +48,13 @@ def _analysis(game: Game) -> GameAnalysis:
 def _game_or_reason(public_id: str) -> tuple[Game, str]:
     game = get_object_or_404(Game, public_id=public_id)
     if game.mode not in MODES:
-        return game, "Learning from a game works for games against the computer or on one device."
+        return game, gettext(
+            "Learning from a game works for games against the computer or on one device."
+        )
     if game.status != Game.Status.FINISHED:
-        return game, "This game is not finished yet: come back when it is over."
+        return game, gettext("This game is not finished yet: come back when it is over.")
     if not game.moves.exists():
-        return game, "No edge was drawn in this game."
+        return game, gettext("No edge was drawn in this game.")
     return game, ""
 
 
@@ -65,7 +69,7 @@ def _mistakes(game: Game, moves: list, entries: list[dict]) -> list[dict]:
                     "ply": ply,
                     "number": ply + 1,
                     "side": side.value,
-                    "name": game.name_of(side),
+                    "name": game.label_of(side),
                     "played": entry["edge"],
                     "lost": entry["lost"],
                     "exact": entry["exact"] and entry["played_exact"],
@@ -128,13 +132,19 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
         try:
             edge = board.parse_edge(text)
             if board.is_drawn(edge):
-                error = f"{edge} is already drawn: pick an edge that is still missing."
+                error = gettext(
+                    "%(edge)s is already drawn: pick an edge that is still missing."
+                ) % {"edge": edge}
             else:
                 result = _verdict(str(edge), entry, board_values.values(key))
                 if result is None:
-                    error = "Still checking that edge: try it again in a moment."
+                    error = gettext("Still checking that edge: try it again in a moment.")
         except RulesError as exc:
-            error = f"{exc}." if text else "Click an edge on the board, or type one like a1-b1."
+            error = (
+                edge_error(text, exc)
+                if text
+                else gettext("Click an edge on the board, or type one like a1-b1.")
+            )
     solved = bool(result and result["correct"])
     highlight = result["best"] if solved else ()
     context = {
@@ -143,12 +153,12 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
         "number": ply + 1,
         "played": entry["edge"],
         "side": board.turn.name.lower(),
-        "name": game.name_of(board.turn),
+        "name": game.label_of(board.turn),
         "result": result,
         "error": error,
         "solved": solved,
-        "svg": diagram(board, highlight=highlight, title="The position before the move"),
-        "pick": None if solved else clickable(board, title="The position before the move"),
+        "svg": diagram(board, highlight=highlight, title=gettext("The position before the move")),
+        "pick": None if solved else clickable(board, title=gettext("The position before the move")),
         "scores": board.scores,
         "try_url": try_url(board),
     }

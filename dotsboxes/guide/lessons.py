@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from dotsboxes.engine.analysis import analyse
 from dotsboxes.rules import Board, Edge, parse_record
@@ -96,52 +97,62 @@ def rules_figures() -> dict[str, Figure]:
     for edge in CLOSEST_FINISH.split():
         closest.play(edge)
     return {
-        "empty": _figure(empty, "5 × 5 boxes: 6 × 6 dots and 60 edges to draw."),
+        "empty": _figure(empty, gettext("5 × 5 boxes: 6 × 6 dots and 60 edges to draw.")),
         "opening": _figure(
             opening,
-            "Four edges into a game on 3 × 3 boxes: each edge is drawn in the colour of "
-            "the player who drew it.",
+            gettext(
+                "Four edges into a game on 3 × 3 boxes: each edge is drawn in the colour of "
+                "the player who drew it."
+            ),
         ),
         "fourth": _figure(
             fourth,
-            "Red draws b1-b2, the fourth side of the left box, and claims it.",
+            gettext("Red draws b1-b2, the fourth side of the left box, and claims it."),
             last_turn=["b1-b2"],
         ),
         "double_before": _figure(
             double_before,
-            "Both boxes miss only b1-b2 (dashed).",
+            gettext("Both boxes miss only b1-b2 (dashed)."),
             highlight=["b1-b2"],
         ),
         "double_after": _figure(
             double_after,
-            "Blue draws it and claims both boxes with one edge.",
+            gettext("Blue draws it and claims both boxes with one edge."),
             last_turn=["b1-b2"],
         ),
         "again": _figure(
             again,
-            "Red claimed the bottom-left box with b1-b2, so Red moved again and drew b3-c3 "
-            "(the edges of that turn are thicker).",
+            gettext(
+                "Red claimed the bottom-left box with b1-b2, so Red moved again and drew b3-c3 "
+                "(the edges of that turn are thicker)."
+            ),
             last_turn=_last_turn(again),
         ),
         "notation": _figure(
             notation,
-            "The bottom-left box's bottom side is a1-b1 and its left side a1-a2 (dashed).",
+            gettext("The bottom-left box's bottom side is a1-b1 and its left side a1-a2 (dashed)."),
             highlight=["a1-b1", "a1-a2"],
         ),
         "optional": _figure(
             optional,
-            "Red claimed the left box with b1-b2 and could have taken the next one with "
-            "c1-c2, but drew d1-d2 instead and left both boxes to Blue. That is allowed.",
+            gettext(
+                "Red claimed the left box with b1-b2 and could have taken the next one with "
+                "c1-c2, but drew d1-d2 instead and left both boxes to Blue. That is allowed."
+            ),
             last_turn=_last_turn(optional),
         ),
         "no_pass": _figure(
             no_pass,
-            "Blue to move. Every edge left gives a box its third side, so whatever Blue "
-            "draws hands Red boxes; Blue must still draw one.",
+            gettext(
+                "Blue to move. Every edge left gives a box its third side, so whatever Blue "
+                "draws hands Red boxes; Blue must still draw one."
+            ),
         ),
-        "tie": _figure(tie, f"A tie on 2 × 2 boxes: {_score(tie)}."),
+        "tie": _figure(tie, gettext("A tie on 2 × 2 boxes: %(score)s.") % {"score": _score(tie)}),
         "closest": _figure(
-            closest, f"The closest finish on 5 × 5 boxes: Blue wins {_score(closest)}."
+            closest,
+            gettext("The closest finish on 5 × 5 boxes: Blue wins %(score)s.")
+            % {"score": _score(closest)},
         ),
     }
 
@@ -176,66 +187,83 @@ def strategy_figures() -> dict[str, Figure]:
     return {
         "safe": _figure(
             early_board,
-            f"Six edges in: the {len(safe)} dashed edges are safe, the other "
-            f"{len(early_board.legal_moves) - len(safe)} would give a box its third side.",
+            gettext(
+                "Six edges in: the %(safe)d dashed edges are safe, the other %(unsafe)d would "
+                "give a box its third side."
+            )
+            % {"safe": len(safe), "unsafe": len(early_board.legal_moves) - len(safe)},
             highlight=safe,
         ),
         "last_safe": _study(
             "the-last-safe-edge",
-            "Red to move: a1-b1 and a1-a2 are the last safe edges, and only one of them "
-            "can be drawn.",
+            gettext(
+                "Red to move: a1-b1 and a1-a2 are the last safe edges, and only one of them "
+                "can be drawn."
+            ),
             highlight=["a1-b1", "a1-a2"],
         ),
         "no_safe": _study(
             "give-the-smallest",
-            "No safe edge left: a lone box (top left), a chain of three and a chain of four.",
+            gettext(
+                "No safe edge left: a lone box (top left), a chain of three and a chain of four."
+            ),
             highlight=["a3-a4", "a4-b4"],
         ),
         "chains_loops": _study(
             "loop-before-chain",
-            "A loop of four boxes (the 2 × 2 block) and a chain of three.",
+            gettext("A loop of four boxes (the 2 × 2 block) and a chain of three."),
         ),
         "count": _study(
             "three-chains-of-three",
-            "3 × 3 boxes, 16 dots, three long chains: 16 + 3 = 19 is odd, good for the "
-            "second player.",
+            gettext(
+                "3 × 3 boxes, 16 dots, three long chains: 16 + 3 = 19 is odd, good for the "
+                "second player."
+            ),
         ),
         "count_game": _figure(
             count_game(),
-            "Blue to move, 5–4 up. The four dashed edges are the last safe ones.",
+            gettext("Blue to move, 5–4 up. The four dashed edges are the last safe ones."),
             highlight=analyse(count_game()).safe_edges,
             last_turn=["e1-e2"],
         ),
         "count_five": _study(
             "open-the-loop",
-            "5 × 5: a chain of three, a chain of five and a loop. Two long chains; the loop "
-            "does not count.",
+            gettext(
+                "5 × 5: a chain of three, a chain of five and a loop. Two long chains; the loop "
+                "does not count."
+            ),
         ),
         "double_deal": _study(
             "all-but-two",
-            "Blue has taken two boxes of the top chain; e2-e3 (dashed) gives the last two away.",
+            gettext(
+                "Blue has taken two boxes of the top chain; e2-e3 (dashed) gives the last two away."
+            ),
             highlight=["e2-e3"],
         ),
         "loop_deal": _study(
             "all-but-four",
-            "Red has taken two boxes of the opened loop; c3-d3 (dashed) leaves the last four "
-            "to Blue as two pairs.",
+            gettext(
+                "Red has taken two boxes of the opened loop; c3-d3 (dashed) leaves the last four "
+                "to Blue as two pairs."
+            ),
             highlight=["c3-d3"],
         ),
         "sacrifice": _study(
             "sacrifice-to-win-control",
-            "Blue gives away b1 with b1-b2 (dashed), so that the bottom row can never "
-            "become a second chain of four.",
+            gettext(
+                "Blue gives away b1 with b1-b2 (dashed), so that the bottom row can never "
+                "become a second chain of four."
+            ),
             highlight=["b1-b2"],
         ),
         "handout": _study(
             "hard-hearted-handout",
-            "b2-b3 (dashed) hands over the pair so that it cannot be refused.",
+            gettext("b2-b3 (dashed) hands over the pair so that it cannot be refused."),
             highlight=["b2-b3"],
         ),
         "continuations": _study(
             "decline-the-handout",
-            "Taking the two offered boxes loses; b3-c3 (dashed) wins.",
+            gettext("Taking the two offered boxes loses; b3-c3 (dashed) wins."),
             highlight=["b3-c3"],
         ),
     }

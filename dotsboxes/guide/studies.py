@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.utils.translation import gettext_noop
+
 from dotsboxes.rules import Board
 
 from .positions import from_picture
@@ -55,8 +57,8 @@ class Study:
 STUDIES: tuple[Study, ...] = (
     Study(
         slug="two-boxes-one-edge",
-        title="Two boxes with one edge",
-        level="First steps",
+        title=gettext_noop("Two boxes with one edge"),
+        level=gettext_noop("First steps"),
         picture="""
 +---+---+
 |       |
@@ -65,14 +67,20 @@ STUDIES: tuple[Study, ...] = (
 +---+---+
 """,
         turn="blue",
-        question="Blue to move. Which edge claims two boxes at once, and what happens next?",
-        answer="b2-b3, the edge between the two top boxes.",
+        question=gettext_noop(
+            "Blue to move. Which edge claims two boxes at once, and what happens next?"
+        ),
+        answer=gettext_noop("b2-b3, the edge between the two top boxes."),
         reasoning=(
-            "Each top box has three sides drawn, and the side they both miss is the same "
-            "edge, b2-b3. Drawing it closes both boxes: two points for Blue from one edge.",
-            "Closing a box keeps the move, so Blue must draw again. Every edge left touches "
-            "the bottom pair, so Red gets those two and the game ends 2–2. Any other first "
-            "move is worse: it gives Red a box, and Red then collects all four.",
+            gettext_noop(
+                "Each top box has three sides drawn, and the side they both miss is the same "
+                "edge, b2-b3. Drawing it closes both boxes: two points for Blue from one edge."
+            ),
+            gettext_noop(
+                "Closing a box keeps the move, so Blue must draw again. Every edge left touches "
+                "the bottom pair, so Red gets those two and the game ends 2–2. Any other first "
+                "move is worse: it gives Red a box, and Red then collects all four."
+            ),
         ),
         best=frozenset({"b2-b3"}),
         value=0,
@@ -80,8 +88,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="the-last-safe-edge",
-        title="The last safe edge",
-        level="First steps",
+        title=gettext_noop("The last safe edge"),
+        level=gettext_noop("First steps"),
         picture="""
 +   +   +   +
 |   |   |   |
@@ -92,24 +100,30 @@ STUDIES: tuple[Study, ...] = (
 +   +   +---+
 """,
         turn="red",
-        question="Red to move. Which edges are still safe, giving no box its third side?",
-        answer="a1-b1 or a1-a2: the bottom-left box has only one side drawn.",
+        question=gettext_noop(
+            "Red to move. Which edges are still safe, giving no box its third side?"
+        ),
+        answer=gettext_noop("a1-b1 or a1-a2: the bottom-left box has only one side drawn."),
         reasoning=(
-            "Every other edge touches a box that already has two sides, so drawing it would "
-            "offer Blue a box. The bottom-left box can take one more side safely, and that "
-            "is the last safe move of the game.",
-            "After it, each column is a chain of three boxes and Blue must open one. Red "
-            "takes one box, leaves the last two for Blue, does the same with the second "
-            "chain and takes the whole third: Red wins 5–4. If Red gave a box away now "
-            "instead, Blue would play the safe edge and Red would be the one opening chains.",
+            gettext_noop(
+                "Every other edge touches a box that already has two sides, so drawing it would "
+                "offer Blue a box. The bottom-left box can take one more side safely, and that "
+                "is the last safe move of the game."
+            ),
+            gettext_noop(
+                "After it, each column is a chain of three boxes and Blue must open one. Red "
+                "takes one box, leaves the last two for Blue, does the same with the second "
+                "chain and takes the whole third: Red wins 5–4. If Red gave a box away now "
+                "instead, Blue would play the safe edge and Red would be the one opening chains."
+            ),
         ),
         best=frozenset({"a1-b1", "a1-a2"}),
         value=1,
     ),
     Study(
         slug="give-the-smallest",
-        title="Give away the smallest piece",
-        level="First steps",
+        title=gettext_noop("Give away the smallest piece"),
+        level=gettext_noop("First steps"),
         picture="""
 +   +   +---+
     |       |
@@ -121,24 +135,30 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="blue",
         question=(
-            "No safe edge is left and Blue must give something away: the lone box top "
-            "left, the chain of three or the chain of four. Which?"
+            gettext_noop(
+                "No safe edge is left and Blue must give something away: the lone box top "
+                "left, the chain of three or the chain of four. Which?"
+            )
         ),
-        answer="The lone box: draw a3-a4 or a4-b4.",
+        answer=gettext_noop("The lone box: draw a3-a4 or a4-b4."),
         reasoning=(
-            "The lone box costs one box. Red takes it and, having claimed, must move again, "
-            "and every edge now opens one of the two long chains.",
-            "Whichever Red opens, Blue takes all but two of it, leaves those two for Red, "
-            "and takes the whole other chain at the end: Blue finishes 5–4. Opening a long "
-            "chain first would let Red play the same way against Blue.",
+            gettext_noop(
+                "The lone box costs one box. Red takes it and, having claimed, must move again, "
+                "and every edge now opens one of the two long chains."
+            ),
+            gettext_noop(
+                "Whichever Red opens, Blue takes all but two of it, leaves those two for Red, "
+                "and takes the whole other chain at the end: Blue finishes 5–4. Opening a long "
+                "chain first would let Red play the same way against Blue."
+            ),
         ),
         best=frozenset({"a3-a4", "a4-b4"}),
         value=2,
     ),
     Study(
         slug="three-chains-of-three",
-        title="Three chains of three",
-        level="First steps",
+        title=gettext_noop("Three chains of three"),
+        level=gettext_noop("First steps"),
         picture="""
 +---+---+---+
 
@@ -150,17 +170,23 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="blue",
         question=(
-            "Twelve edges are drawn, no box is claimed, and Blue must open a chain. "
-            "With best play, who wins, and by how much?"
+            gettext_noop(
+                "Twelve edges are drawn, no box is claimed, and Blue must open a chain. "
+                "With best play, who wins, and by how much?"
+            )
         ),
-        answer="Red wins 5–4, whatever Blue does.",
+        answer=gettext_noop("Red wins 5–4, whatever Blue does."),
         reasoning=(
-            "Each row is a chain of three boxes. Red answers the first chain Blue opens by "
-            "taking one box and leaving the last two, sealed so that one edge takes both. "
-            "Blue takes them and must open the second chain; Red does the same again, and "
-            "takes the whole third chain: 1 + 1 + 3 = 5 for Red, 2 + 2 = 4 for Blue.",
-            "The long-chain rule predicts it: a 3 × 3 box board has 16 dots, and 16 plus 3 "
-            "long chains is odd, which is what the second player wants.",
+            gettext_noop(
+                "Each row is a chain of three boxes. Red answers the first chain Blue opens by "
+                "taking one box and leaving the last two, sealed so that one edge takes both. "
+                "Blue takes them and must open the second chain; Red does the same again, and "
+                "takes the whole third chain: 1 + 1 + 3 = 5 for Red, 2 + 2 = 4 for Blue."
+            ),
+            gettext_noop(
+                "The long-chain rule predicts it: a 3 × 3 box board has 16 dots, and 16 plus 3 "
+                "long chains is odd, which is what the second player wants."
+            ),
         ),
         best=frozenset(
             {
@@ -183,8 +209,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="all-but-two",
-        title="All but two",
-        level="Control",
+        title=gettext_noop("All but two"),
+        level=gettext_noop("Control"),
         picture="""
 +---+---+---+---+
 | B | B |
@@ -194,17 +220,23 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="blue",
         question=(
-            "Red opened the top chain and Blue has taken two of its boxes. Two are left, "
-            "and a chain of four waits below. Take the last two, or not?"
+            gettext_noop(
+                "Red opened the top chain and Blue has taken two of its boxes. Two are left, "
+                "and a chain of four waits below. Take the last two, or not?"
+            )
         ),
-        answer="Not: draw e2-e3 and leave both boxes to Red.",
+        answer=gettext_noop("Not: draw e2-e3 and leave both boxes to Red."),
         reasoning=(
-            "If Blue takes both, Blue must draw again, and every edge left opens the bottom "
-            "chain: Red takes four and the game ends 4–4.",
-            "e2-e3 seals the last two boxes so that one edge takes both. Red takes them, "
-            "but then Red must open the bottom chain and Blue takes all four: 6–2. Giving "
-            "two boxes back bought the rest of the board. This is the all-but-two trick, "
-            "also called double-dealing.",
+            gettext_noop(
+                "If Blue takes both, Blue must draw again, and every edge left opens the bottom "
+                "chain: Red takes four and the game ends 4–4."
+            ),
+            gettext_noop(
+                "e2-e3 seals the last two boxes so that one edge takes both. Red takes them, "
+                "but then Red must open the bottom chain and Blue takes all four: 6–2. Giving "
+                "two boxes back bought the rest of the board. This is the all-but-two trick, "
+                "also called double-dealing."
+            ),
         ),
         best=frozenset({"e2-e3"}),
         value=2,
@@ -212,8 +244,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="the-last-chain",
-        title="The last chain: take everything",
-        level="Control",
+        title=gettext_noop("The last chain: take everything"),
+        level=gettext_noop("Control"),
         picture="""
 +---+---+---+---+
 | B |
@@ -222,20 +254,24 @@ STUDIES: tuple[Study, ...] = (
 +---+---+---+---+
 """,
         turn="blue",
-        question="Red has opened the last chain. How many of its boxes should Blue take?",
-        answer="All three, starting with c2-c3.",
+        question=gettext_noop(
+            "Red has opened the last chain. How many of its boxes should Blue take?"
+        ),
+        answer=gettext_noop("All three, starting with c2-c3."),
         reasoning=(
-            "Leaving the last two boxes is only worth it when it forces your opponent to "
-            "open another chain. Nothing is left after this one, so giving boxes back "
-            "gains nothing: take all three and win 6–2.",
+            gettext_noop(
+                "Leaving the last two boxes is only worth it when it forces your opponent to "
+                "open another chain. Nothing is left after this one, so giving boxes back "
+                "gains nothing: take all three and win 6–2."
+            ),
         ),
         best=frozenset({"c2-c3"}),
         value=3,
     ),
     Study(
         slug="decline-the-handout",
-        title="Decline the offer",
-        level="Control",
+        title=gettext_noop("Decline the offer"),
+        level=gettext_noop("Control"),
         picture="""
 +---+   +---+---+---+
 |       | R | B | R |
@@ -245,17 +281,23 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="blue",
         question=(
-            "Red has offered the two top-left boxes by drawing their left side. "
-            "Should Blue take them?"
+            gettext_noop(
+                "Red has offered the two top-left boxes by drawing their left side. "
+                "Should Blue take them?"
+            )
         ),
-        answer="No: draw b3-c3, the top of the second box, and let Red have both.",
+        answer=gettext_noop("No: draw b3-c3, the top of the second box, and let Red have both."),
         reasoning=(
-            "Taking the pair means Blue moves next, and every edge left opens the chain of "
-            "five along the bottom: Red takes all five and wins 7–3.",
-            "b3-c3 leaves both boxes needing the same edge. Red takes them, must move "
-            "again, and opens the bottom chain: Blue takes five and wins 6–4. Red's "
-            "mistake was how the pair was offered: drawing b2-b3, between the two boxes, "
-            "would have given Blue no useful way to refuse.",
+            gettext_noop(
+                "Taking the pair means Blue moves next, and every edge left opens the chain of "
+                "five along the bottom: Red takes all five and wins 7–3."
+            ),
+            gettext_noop(
+                "b3-c3 leaves both boxes needing the same edge. Red takes them, must move "
+                "again, and opens the bottom chain: Blue takes five and wins 6–4. Red's "
+                "mistake was how the pair was offered: drawing b2-b3, between the two boxes, "
+                "would have given Blue no useful way to refuse."
+            ),
         ),
         best=frozenset({"b3-c3"}),
         value=3,
@@ -263,8 +305,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="hard-hearted-handout",
-        title="Hand over two boxes the right way",
-        level="Control",
+        title=gettext_noop("Hand over two boxes the right way"),
+        level=gettext_noop("Control"),
         picture="""
 +---+   +---+---+
         | B | R |
@@ -274,18 +316,24 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="blue",
         question=(
-            "No safe edge is left. Blue can give the two top-left boxes or open the chain "
-            "of four. Which edge?"
+            gettext_noop(
+                "No safe edge is left. Blue can give the two top-left boxes or open the chain "
+                "of four. Which edge?"
+            )
         ),
-        answer="b2-b3, the edge between the two top-left boxes.",
+        answer=gettext_noop("b2-b3, the edge between the two top-left boxes."),
         reasoning=(
-            "Opening the bottom chain gives Red four boxes. The pair costs only two, but "
-            "the way it is given matters. b2-b3 gives each box its third side separately, "
-            "so Red cannot refuse usefully: Red takes both, must open the bottom chain, "
-            "and Blue takes four. Blue wins 5–3. This is called a hard-hearted handout.",
-            "Drawing an outer side of the pair (a2-a3 or b3-c3) lets Red refuse it: Red "
-            "seals the two boxes for Blue, and Blue must open the bottom chain. Blue would "
-            "lose 3–5.",
+            gettext_noop(
+                "Opening the bottom chain gives Red four boxes. The pair costs only two, but "
+                "the way it is given matters. b2-b3 gives each box its third side separately, "
+                "so Red cannot refuse usefully: Red takes both, must open the bottom chain, "
+                "and Blue takes four. Blue wins 5–3. This is called a hard-hearted handout."
+            ),
+            gettext_noop(
+                "Drawing an outer side of the pair (a2-a3 or b3-c3) lets Red refuse it: Red "
+                "seals the two boxes for Blue, and Blue must open the bottom chain. Blue would "
+                "lose 3–5."
+            ),
         ),
         best=frozenset({"b2-b3"}),
         value=2,
@@ -296,8 +344,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="sacrifice-to-win-control",
-        title="A sacrifice that wins control",
-        level="Control",
+        title=gettext_noop("A sacrifice that wins control"),
+        level=gettext_noop("Control"),
         picture="""
 +   +---+---+   +
 |               |
@@ -307,20 +355,26 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="blue",
         question=(
-            "No box is taken yet and three edges are still safe. The top row is a chain of "
-            "four. What should Blue play?"
+            gettext_noop(
+                "No box is taken yet and three edges are still safe. The top row is a chain of "
+                "four. What should Blue play?"
+            )
         ),
-        answer="b1-b2 (or c1-c2): give Red the box b1.",
+        answer=gettext_noop("b1-b2 (or c1-c2): give Red the box b1."),
         reasoning=(
-            "Count first. The board has 15 dots, so Blue, the first player, wants an odd "
-            "number of long chains. There is one now, but the safe edges left (a1-b1, a1-a2, "
-            "c1-d1) all turn the bottom row into a second chain of four: 15 + 2 is odd, "
-            "Red's number. Playing safe, Blue ends up opening a long chain and loses 2–6; "
-            "opening the top chain at once loses too, 3–5.",
-            "b1-b2 offers b1. Red takes it with c1-c2 and must move again, and now the bottom "
-            "row can never be a chain: it is a single box (a1) and a pair (c1 and d1). One "
-            "long chain, 15 + 1 even: Red hands out one short piece, Blue the other, and "
-            "Red has to open the chain of four. One box given, four won: Blue wins 5–3.",
+            gettext_noop(
+                "Count first. The board has 15 dots, so Blue, the first player, wants an odd "
+                "number of long chains. There is one now, but the safe edges left (a1-b1, a1-a2, "
+                "c1-d1) all turn the bottom row into a second chain of four: 15 + 2 is odd, "
+                "Red's number. Playing safe, Blue ends up opening a long chain and loses 2–6; "
+                "opening the top chain at once loses too, 3–5."
+            ),
+            gettext_noop(
+                "b1-b2 offers b1. Red takes it with c1-c2 and must move again, and now the bottom "
+                "row can never be a chain: it is a single box (a1) and a pair (c1 and d1). One "
+                "long chain, 15 + 1 even: Red hands out one short piece, Blue the other, and "
+                "Red has to open the chain of four. One box given, four won: Blue wins 5–3."
+            ),
         ),
         best=frozenset({"b1-b2", "c1-c2"}),
         value=2,
@@ -331,8 +385,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="loop-before-chain",
-        title="A loop or a chain first?",
-        level="Control",
+        title=gettext_noop("A loop or a chain first?"),
+        level=gettext_noop("Control"),
         picture="""
 +---+---+   +---+
 |       |       |
@@ -342,17 +396,23 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="blue",
         question=(
-            "No safe edge is left. Should Blue open the loop of four boxes (the 2 × 2 "
-            "block) or the chain of three?"
+            gettext_noop(
+                "No safe edge is left. Should Blue open the loop of four boxes (the 2 × 2 "
+                "block) or the chain of three?"
+            )
         ),
-        answer="The loop: any of the four edges inside the block.",
+        answer=gettext_noop("The loop: any of the four edges inside the block."),
         reasoning=(
-            "If Blue opens the chain, Red takes one box and leaves two, keeping control; "
-            "Blue must then open the loop and Red takes all four. Blue loses 2–6.",
-            "A loop is expensive to keep control of: Red would have to leave all four of "
-            "its boxes to Blue. That costs more than the chain of three is worth, so Red "
-            "takes the four and opens the chain, and Blue takes three: 3–5. Blue still "
-            "loses, but by less. The player without control gives loops before chains.",
+            gettext_noop(
+                "If Blue opens the chain, Red takes one box and leaves two, keeping control; "
+                "Blue must then open the loop and Red takes all four. Blue loses 2–6."
+            ),
+            gettext_noop(
+                "A loop is expensive to keep control of: Red would have to leave all four of "
+                "its boxes to Blue. That costs more than the chain of three is worth, so Red "
+                "takes the four and opens the chain, and Blue takes three: 3–5. Blue still "
+                "loses, but by less. The player without control gives loops before chains."
+            ),
         ),
         best=frozenset({"a2-b2", "b2-c2", "b1-b2", "b2-b3"}),
         value=-1,
@@ -360,8 +420,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="is-control-worth-it",
-        title="Is control worth keeping?",
-        level="Control",
+        title=gettext_noop("Is control worth keeping?"),
+        level=gettext_noop("Control"),
         picture="""
 +---+---+   +---+
 |       |       |
@@ -371,16 +431,22 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="red",
         question=(
-            "Blue has opened the loop (the edge b1-b2). Red can take all four of its boxes, "
-            "or take none and leave four to keep control. Which is better?"
+            gettext_noop(
+                "Blue has opened the loop (the edge b1-b2). Red can take all four of its boxes, "
+                "or take none and leave four to keep control. Which is better?"
+            )
         ),
-        answer="Take all four, starting with a2-b2 or b2-c2.",
+        answer=gettext_noop("Take all four, starting with a2-b2 or b2-c2."),
         reasoning=(
-            "Keeping control would mean giving Blue four boxes to win the chain of three "
-            "afterwards: four for Blue against three for Red, and the game ends 4–4.",
-            "Taking the four and then opening the chain of three for Blue gives Red a 5–3 win. "
-            "Control is worth what the remaining chains bring, minus what it costs to keep; "
-            "here keeping it costs more than it brings.",
+            gettext_noop(
+                "Keeping control would mean giving Blue four boxes to win the chain of three "
+                "afterwards: four for Blue against three for Red, and the game ends 4–4."
+            ),
+            gettext_noop(
+                "Taking the four and then opening the chain of three for Blue gives Red a 5–3 win. "
+                "Control is worth what the remaining chains bring, minus what it costs to keep; "
+                "here keeping it costs more than it brings."
+            ),
         ),
         best=frozenset({"a2-b2", "b2-c2"}),
         value=1,
@@ -388,8 +454,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="all-but-four",
-        title="All but four in a loop",
-        level="Expert",
+        title=gettext_noop("All but four in a loop"),
+        level=gettext_noop("Expert"),
         picture="""
 +---+---+---+   +
 | R |       |   |
@@ -401,17 +467,23 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="red",
         question=(
-            "Blue opened the loop of six and Red has taken two of its boxes. Four are left, "
-            "and a chain of six waits. What now?"
+            gettext_noop(
+                "Blue opened the loop of six and Red has taken two of its boxes. Four are left, "
+                "and a chain of six waits. What now?"
+            )
         ),
-        answer="c3-d3, the edge across the middle of the four boxes.",
+        answer=gettext_noop("c3-d3, the edge across the middle of the four boxes."),
         reasoning=(
-            "Taking all four would leave Red to open the chain of six: six boxes each.",
-            "c3-d3 splits the four into two pairs, each waiting for one edge that takes "
-            "both. Blue collects the four boxes but must then open the chain of six, and "
-            "Red takes it whole: Red wins 8–4. In a chain you keep control by giving back "
-            "two boxes; in a loop it costs four, because its last boxes lie between two "
-            "open ends and can only be sealed off as two pairs.",
+            gettext_noop(
+                "Taking all four would leave Red to open the chain of six: six boxes each."
+            ),
+            gettext_noop(
+                "c3-d3 splits the four into two pairs, each waiting for one edge that takes "
+                "both. Blue collects the four boxes but must then open the chain of six, and "
+                "Red takes it whole: Red wins 8–4. In a chain you keep control by giving back "
+                "two boxes; in a loop it costs four, because its last boxes lie between two "
+                "open ends and can only be sealed off as two pairs."
+            ),
         ),
         best=frozenset({"c3-d3"}),
         value=2,
@@ -419,8 +491,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="thirteen-twelve",
-        title="13–12",
-        level="Expert",
+        title=gettext_noop("13–12"),
+        level=gettext_noop("Expert"),
         picture="""
 +---+---+   +---+   +
             | R |   |
@@ -436,17 +508,25 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="blue",
         question=(
-            "It is 6–6 with thirteen boxes left: chains of three, four and four, and a pair "
-            "on the left edge. Every edge gives something away. Find the move that wins."
+            gettext_noop(
+                "It is 6–6 with thirteen boxes left: chains of three, four and four, and a pair "
+                "on the left edge. Every edge gives something away. Find the move that wins."
+            )
         ),
-        answer="a3-b3: hand over the pair on the left edge by the edge between its boxes.",
+        answer=gettext_noop(
+            "a3-b3: hand over the pair on the left edge by the edge between its boxes."
+        ),
         reasoning=(
-            "Red takes the two boxes but must move again, and now every edge opens a long "
-            "chain. Blue answers the first two chains with all-but-two and takes the whole "
-            "last one: seven of the thirteen for Blue, who wins 13–12, the closest result "
-            "possible on 5 × 5 boxes (25 boxes cannot be split evenly).",
-            "Offering the pair by an outer side (a2-a3 or a3-a4) lets Red refuse it and "
-            "keep control, and Blue loses 12–13. Opening a long chain loses 10–15.",
+            gettext_noop(
+                "Red takes the two boxes but must move again, and now every edge opens a long "
+                "chain. Blue answers the first two chains with all-but-two and takes the whole "
+                "last one: seven of the thirteen for Blue, who wins 13–12, the closest result "
+                "possible on 5 × 5 boxes (25 boxes cannot be split evenly)."
+            ),
+            gettext_noop(
+                "Offering the pair by an outer side (a2-a3 or a3-a4) lets Red refuse it and "
+                "keep control, and Blue loses 12–13. Opening a long chain loses 10–15."
+            ),
         ),
         best=frozenset({"a3-b3"}),
         value=1,
@@ -463,8 +543,8 @@ STUDIES: tuple[Study, ...] = (
     ),
     Study(
         slug="open-the-loop",
-        title="Which one decides the game?",
-        level="Expert",
+        title=gettext_noop("Which one decides the game?"),
+        level=gettext_noop("Expert"),
         picture="""
 +---+---+   +---+   +
             | R |   |
@@ -480,18 +560,24 @@ STUDIES: tuple[Study, ...] = (
 """,
         turn="blue",
         question=(
-            "Blue leads 8–5 and must open something: the loop of four in the middle, the "
-            "chain of three at the top or the chain of five on the right. Which one?"
+            gettext_noop(
+                "Blue leads 8–5 and must open something: the loop of four in the middle, the "
+                "chain of three at the top or the chain of five on the right. Which one?"
+            )
         ),
-        answer="The loop (any edge inside it): Blue wins 14–11.",
+        answer=gettext_noop("The loop (any edge inside it): Blue wins 14–11."),
         reasoning=(
-            "After the loop is opened, Red can take its four boxes, but must then open a "
-            "chain, and Blue keeps control to the end; or Red can leave the four to Blue and "
-            "keep control. Either way the last twelve boxes split six–six: 14–11.",
-            "Opening the chain of three lets Red take all three and hand the loop back: "
-            "Blue's best is then to leave the loop to Red and take the chain of five, and "
-            "Blue wins only 13–12. Opening the chain of five is worse: Red takes all five, "
-            "opens the loop, and Blue loses 12–13.",
+            gettext_noop(
+                "After the loop is opened, Red can take its four boxes, but must then open a "
+                "chain, and Blue keeps control to the end; or Red can leave the four to Blue and "
+                "keep control. Either way the last twelve boxes split six–six: 14–11."
+            ),
+            gettext_noop(
+                "Opening the chain of three lets Red take all three and hand the loop back: "
+                "Blue's best is then to leave the loop to Red and take the chain of five, and "
+                "Blue wins only 13–12. Opening the chain of five is worse: Red takes all five, "
+                "opens the loop, and Blue loses 12–13."
+            ),
         ),
         best=frozenset({"b3-c3", "c2-c3", "c3-c4", "c3-d3"}),
         value=0,

@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from dotsboxes.games.presenters import edge_error, outcome_text, player_name
 from dotsboxes.rules import Board, RulesError, parse_record
 
 from . import progress as progress_store
@@ -46,7 +48,7 @@ def studies(request: HttpRequest) -> HttpResponse:
     levels: dict[str, list] = {}
     for study in ALL_STUDIES:
         levels.setdefault(study.level, []).append(
-            {"study": study, "svg": diagram(study.board, title=study.title)}
+            {"study": study, "svg": diagram(study.board, title=gettext(study.title))}
         )
     return render(request, "guide/studies.html", {"levels": levels})
 
@@ -55,7 +57,7 @@ def studies(request: HttpRequest) -> HttpResponse:
 def study(request: HttpRequest, slug: str) -> HttpResponse:
     item = STUDIES.get(slug)
     if item is None:
-        raise Http404("No such study.")
+        raise Http404(gettext("No such study."))
     index = ALL_STUDIES.index(item)
     revealed = request.GET.get("answer") == "1"
     highlight = item.best if item.kind == "move" else ()
@@ -66,8 +68,10 @@ def study(request: HttpRequest, slug: str) -> HttpResponse:
             "study": item,
             "number": index + 1,
             "count": len(ALL_STUDIES),
-            "svg": diagram(item.board, title=f"Study: {item.title}"),
-            "answer_svg": diagram(item.board, highlight=highlight, title="The answer"),
+            "svg": diagram(
+                item.board, title=gettext("Study: %(title)s") % {"title": gettext(item.title)}
+            ),
+            "answer_svg": diagram(item.board, highlight=highlight, title=gettext("The answer")),
             "revealed": revealed,
             "margin": abs(item.value),
             "facts": position_facts(item.board),
@@ -86,8 +90,8 @@ def practice(request: HttpRequest) -> HttpResponse:
         tracks.append(
             {
                 "slug": slug,
-                "name": name,
-                "blurb": blurb,
+                "name": gettext(name),
+                "blurb": gettext(blurb),
                 "summary": progress_store.summary(progress, [e.slug for e in items]),
                 "exercises": [(e, progress.get(e.slug)) for e in items],
             }
@@ -104,11 +108,11 @@ def _build_step(request: HttpRequest, exercise: Exercise, data) -> tuple[dict | 
         drawn = []
     elif "choice" in data:
         if board.owner(exercise.box) is None:
-            return None, "Draw all four sides of the box first."
+            return None, gettext("Draw all four sides of the box first.")
         choice = (data.get("choice") or "").strip().lower()
         labels = dict(exercise.choices)
         if choice not in labels:
-            return None, "Choose one of the answers."
+            return None, gettext("Choose one of the answers.")
         correct = exercise.correct_choice(board)
         return {
             "correct": choice == correct,
@@ -121,11 +125,11 @@ def _build_step(request: HttpRequest, exercise: Exercise, data) -> tuple[dict | 
         try:
             edge = board.parse_edge(text)
         except RulesError as exc:
-            return None, f"{exc}." if text else "Click a side of the left box."
+            return None, edge_error(text, exc) if text else gettext("Click a side of the left box.")
         if str(edge) not in exercise.box_sides():
-            return None, f"{edge} is not a side of the left box."
+            return None, gettext("%(edge)s is not a side of the left box.") % {"edge": edge}
         if board.is_drawn(edge):
-            return None, f"{edge} is already drawn."
+            return None, gettext("%(edge)s is already drawn.") % {"edge": edge}
         drawn.append(str(edge))
     state = dict(request.session.get(BUILD_KEY, {}))
     state[exercise.slug] = drawn
@@ -138,13 +142,15 @@ def _check(exercise: Exercise, data) -> tuple[dict | None, str]:
     if exercise.kind == "edge":
         text = (data.get("edge") or "").strip()
         if not text:
-            return None, "Click an edge on the board, or type one like a1-b1."
+            return None, gettext("Click an edge on the board, or type one like a1-b1.")
         try:
             edge = exercise.board.parse_edge(text)
         except RulesError as exc:
-            return None, f"{exc}."
+            return None, edge_error(text, exc)
         if exercise.board.is_drawn(edge):
-            return None, f"{edge} is already drawn: pick an edge that is still missing."
+            return None, gettext(
+                "%(edge)s is already drawn: pick an edge that is still missing."
+            ) % {"edge": edge}
         values = move_values(exercise)
         best = max(values.values())
         value = values[str(edge)]
@@ -158,7 +164,7 @@ def _check(exercise: Exercise, data) -> tuple[dict | None, str]:
     choice = (data.get("choice") or "").strip().lower()
     labels = dict(exercise.choices)
     if choice not in labels:
-        return None, "Choose one of the answers."
+        return None, gettext("Choose one of the answers.")
     return {
         "correct": choice == exercise.correct_choice(),
         "answer": labels[choice],
@@ -178,17 +184,18 @@ def _exercise_context(request: HttpRequest, exercise: Exercise, result, error: s
         highlight = [exercise.edge]  # the edge the question is about
     elif result and result["correct"] and exercise.kind == "edge":
         highlight = result["best"]  # every move of optimal value
+    title = gettext("Exercise: %(title)s") % {"title": gettext(exercise.title)}
     context = {
         "exercise": exercise,
-        "track_name": TRACK_NAMES[exercise.track],
+        "track_name": gettext(TRACK_NAMES[exercise.track]),
         "result": result,
         "error": error,
         "entry": progress.get(exercise.slug),
         "next": next_exercise(exercise),
-        "board_title": f"Exercise: {exercise.title}",
-        "svg": diagram(board, highlight=highlight, title=f"Exercise: {exercise.title}"),
+        "board_title": title,
+        "svg": diagram(board, highlight=highlight, title=title),
         "solved": bool(result and result["correct"]),
-        "turn_name": str(board.turn),
+        "turn_name": player_name(board.turn),
         "board": board,
     }
     if building:
@@ -198,11 +205,9 @@ def _exercise_context(request: HttpRequest, exercise: Exercise, result, error: s
             1 for e in board.box_edges(exercise.box) if not board.is_drawn(e)
         )
         if not finished:
-            context["pick"] = clickable(
-                board, only=exercise.box_sides(), title=f"Exercise: {exercise.title}"
-            )
+            context["pick"] = clickable(board, only=exercise.box_sides(), title=title)
     if exercise.kind == "edge" and not context["solved"]:
-        context["pick"] = clickable(board, title=f"Exercise: {exercise.title}")
+        context["pick"] = clickable(board, title=title)
     if exercise.record:
         context["replay"] = _replay_context(request, exercise)
     return context
@@ -237,13 +242,13 @@ def _replay_context(request: HttpRequest, exercise: Exercise) -> dict:
         "svg": diagram(
             board,
             last_turn=[edges[ply - 1]] if ply else [],
-            title=f"The game after {ply} edges",
+            title=gettext("The game after %(ply)d edges") % {"ply": ply},
         ),
         "ply": ply,
         "total": len(edges),
         "turns": turns,
         "headers": game.headers,
-        "outcome": game.board().outcome(),
+        "outcome": outcome_text(game.board().outcome()),
         "prev": max(ply - 1, 0),
         "next": min(ply + 1, len(edges)),
     }
@@ -253,7 +258,7 @@ def _replay_context(request: HttpRequest, exercise: Exercise) -> dict:
 def exercise(request: HttpRequest, slug: str) -> HttpResponse:
     item = EXERCISES.get(slug)
     if item is None:
-        raise Http404("No such exercise.")
+        raise Http404(gettext("No such exercise."))
     result, error = None, ""
     if request.method == "POST":
         if item.kind == "build":

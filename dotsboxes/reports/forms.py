@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from dotsboxes.text import reject_control_characters
 
@@ -10,7 +11,7 @@ from .models import Report
 class ReportForm(forms.ModelForm):
     # Declared here so the radio list has no empty "------" choice.
     category = forms.ChoiceField(
-        label="What kind of problem?", choices=Report.Category.choices, widget=forms.RadioSelect
+        label=_("What kind of problem?"), choices=Report.Category.choices, widget=forms.RadioSelect
     )
 
     class Meta:
@@ -19,22 +20,22 @@ class ReportForm(forms.ModelForm):
         widgets = {
             "text": forms.Textarea(attrs={"rows": 5, "maxlength": 2000}),
         }
-        labels = {"text": "What happened?"}
-        help_texts = {"text": "Say what you expected and what the site did instead."}
+        labels = {"text": _("What happened?")}
+        help_texts = {"text": _("Say what you expected and what the site did instead.")}
 
     def clean_text(self) -> str:
         text = self.cleaned_data["text"].strip()
         reject_control_characters(text)
         if len(text) < 5:
-            raise forms.ValidationError("Please describe the problem in a few words.")
+            raise forms.ValidationError(_("Please describe the problem in a few words."))
         return text
 
 
 class ResolveForm(forms.Form):
     note = forms.CharField(
-        label="Resolution note",
+        label=_("Resolution note"),
         max_length=2000,
         validators=[reject_control_characters],
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="What you found and what was done. The reporter does not see this.",
+        help_text=_("What you found and what was done. The reporter does not see this."),
     )

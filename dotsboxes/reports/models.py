@@ -5,18 +5,21 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from dotsboxes.games.presenters import size_text
 
 
 class Report(models.Model):
     class Category(models.TextChoices):
-        RULES = "rules", "A rule was applied wrongly"
-        COMPUTER = "computer", "The computer misbehaved"
-        CHAT = "chat", "Offensive chat"
-        OTHER = "other", "Something else"
+        RULES = "rules", _("A rule was applied wrongly")
+        COMPUTER = "computer", _("The computer misbehaved")
+        CHAT = "chat", _("Offensive chat")
+        OTHER = "other", _("Something else")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RESOLVED = "resolved", "Resolved"
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reports")
     # The ruleset and the position as they were when the report was made.
@@ -57,4 +60,4 @@ class Report(models.Model):
 
     @property
     def size_text(self) -> str:
-        return f"{self.width} x {self.height} boxes ({self.width + 1} x {self.height + 1} dots)"
+        return size_text(self.width, self.height)

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from dotsboxes.analysis.views import game_panel
@@ -38,7 +39,7 @@ def staff_required(view: Callable) -> Callable:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         if not request.user.is_staff:
-            raise Http404("No such page.")
+            raise Http404(gettext("No such page."))
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -88,7 +89,8 @@ def _rate_key(request: HttpRequest) -> str:
 
 def _svg(board: Board) -> str:
     stack = board.move_stack
-    return board_svg(board, last_turn=stack[-1:], title=f"Position after {len(stack)} edges")
+    title = gettext("Position after %(n)d edges") % {"n": len(stack)}
+    return board_svg(board, last_turn=stack[-1:], title=title)
 
 
 @require_http_methods(["GET", "POST"])
@@ -193,13 +195,15 @@ def resolve(request: HttpRequest, pk: int) -> HttpResponse:
     report = get_object_or_404(Report, pk=pk)
     form = ResolveForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Write a short note saying what was found before resolving.")
+        messages.error(
+            request, gettext("Write a short note saying what was found before resolving.")
+        )
         return redirect(report)
     report.status = Report.Status.RESOLVED
     report.resolution_note = form.cleaned_data["note"].strip()
     report.resolved_by, report.resolved_at = request.user, timezone.now()
     report.save(update_fields=["status", "resolution_note", "resolved_by", "resolved_at"])
-    messages.success(request, f"Report {report.pk} is resolved.")
+    messages.success(request, gettext("Report %(pk)s is resolved.") % {"pk": report.pk})
     return redirect(report)
 
 
@@ -209,5 +213,5 @@ def reopen(request: HttpRequest, pk: int) -> HttpResponse:
     report = get_object_or_404(Report, pk=pk)
     report.status, report.resolved_by, report.resolved_at = Report.Status.OPEN, None, None
     report.save(update_fields=["status", "resolved_by", "resolved_at"])
-    messages.success(request, f"Report {report.pk} is open again.")
+    messages.success(request, gettext("Report %(pk)s is open again.") % {"pk": report.pk})
     return redirect(report)

@@ -24,7 +24,7 @@ from html import escape
 
 from django.utils.translation import gettext as _
 
-from dotsboxes.games.presenters import CELL, INITIALS, INK, MARGIN
+from dotsboxes.games.presenters import CELL, INITIALS, INK, MARGIN, size_text
 from dotsboxes.games.presenters import STRIPED as _STRIPED
 from dotsboxes.rules import Board, Edge, Player
 
@@ -102,7 +102,7 @@ def board_svg(
     click targets on the undrawn edges when the viewer may play."""
     w, h = board.width, board.height
     width, height = 2 * MARGIN + w * CELL, 2 * MARGIN + h * CELL
-    label = escape(_("Dots and Boxes board, %(size)s") % {"size": board.size_text})
+    label = escape(_("Dots and Boxes board, %(size)s") % {"size": size_text(w, h)})
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'class="board-svg" role="img" aria-label="{label}"><g id="rb-boxes">'

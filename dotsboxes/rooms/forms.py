@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from dotsboxes.text import reject_control_characters
 
@@ -16,9 +17,9 @@ class NameField(forms.CharField):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(
             max_length=NAME_MAX,
-            label="Your display name",
-            help_text="Shown to your opponent and to spectators.",
-            error_messages={"required": "Choose a display name."},
+            label=_("Your display name"),
+            help_text=_("Shown to your opponent and to spectators."),
+            error_messages={"required": _("Choose a display name.")},
             validators=[reject_control_characters],
             **kwargs,
         )
@@ -26,32 +27,32 @@ class NameField(forms.CharField):
     def clean(self, value: object) -> str:
         value = clean_name(super().clean(value) or "")
         if self.required and not value:
-            raise forms.ValidationError("Choose a display name.")
+            raise forms.ValidationError(_("Choose a display name."))
         return value
 
 
 class CreateRoomForm(forms.Form):
-    width = forms.TypedChoiceField(label="Width (boxes)", choices=SIZES, coerce=int, initial=5)
-    height = forms.TypedChoiceField(label="Height (boxes)", choices=SIZES, coerce=int, initial=5)
+    width = forms.TypedChoiceField(label=_("Width (boxes)"), choices=SIZES, coerce=int, initial=5)
+    height = forms.TypedChoiceField(label=_("Height (boxes)"), choices=SIZES, coerce=int, initial=5)
     side = forms.ChoiceField(
-        label="Your side",
-        choices=[("blue", "Blue (moves first)"), ("red", "Red"), ("random", "Random")],
+        label=_("Your side"),
+        choices=[("blue", _("Blue (moves first)")), ("red", _("Red")), ("random", _("Random"))],
         initial="random",
         widget=forms.RadioSelect,
     )
     timer = forms.TypedChoiceField(
-        label="Turn timer", choices=Room.Timer.choices, coerce=int, initial=0
+        label=_("Turn timer"), choices=Room.Timer.choices, coerce=int, initial=0
     )
     visibility = forms.ChoiceField(
-        label="Who can find it",
+        label=_("Who can find it"),
         choices=[
-            ("public", "Public: listed in the lobby"),
-            ("private", "Private: invite link only"),
+            ("public", _("Public: listed in the lobby")),
+            ("private", _("Private: invite link only")),
         ],
         initial="public",
         widget=forms.RadioSelect,
     )
-    rated = forms.BooleanField(label="Rated game (both players signed in)", required=False)
+    rated = forms.BooleanField(label=_("Rated game (both players signed in)"), required=False)
     name = NameField(required=False)
 
     def __init__(self, *args: object, signed_in: bool, default_name: str = "", **kwargs: object):

@@ -20,9 +20,9 @@ CORRESPONDENCE_FROM = 86400  # a timer of a day or more per move is a correspond
 
 class Room(models.Model):
     class Timer(models.IntegerChoices):
-        NONE = 0, "No timer"
-        SECONDS_30 = 30, "30 seconds a move"
-        SECONDS_60 = 60, "60 seconds a move"
+        NONE = 0, _("No timer")
+        SECONDS_30 = 30, _("30 seconds a move")
+        SECONDS_60 = 60, _("60 seconds a move")
         # Correspondence: days per move; running out loses the game on time.
         DAYS_1 = 86400, _("1 day a move")
         DAYS_2 = 2 * 86400, _("2 days a move")

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timeuntil
+from django.utils.translation import gettext, pgettext
 
 from dotsboxes import clock
 from dotsboxes.games.models import Game, Side
+from dotsboxes.games.presenters import player_name
 from dotsboxes.games.turns import TurnSpan, both_have_played, turn_spans
 from dotsboxes.rules import Board
 
@@ -117,27 +119,33 @@ class RoomView:
     def status_text(self) -> str:
         game = self.game
         if game.status == Game.Status.ABORTED:
-            return "The game was aborted."
+            return gettext("The game was aborted.")
         if game.status == Game.Status.FINISHED:
             blue, red = self.board.scores
+            score = {"blue": blue, "red": red}
             if game.result == Game.Result.DRAW:
-                return f"Drawn by agreement ({blue}-{red} on boxes)."
+                return gettext("Drawn by agreement (%(blue)d-%(red)d on boxes).") % score
             if game.result == Game.Result.TIE:
-                return f"A tie: {blue}-{red}."
+                return gettext("A tie: %(blue)d-%(red)d.") % score
             winner = Side(game.result)
-            how = " by resignation" if game.termination == Game.Termination.RESIGNED else ""
+            who = {**score, "player": game.display_of(winner)}
+            if game.termination == Game.Termination.RESIGNED:
+                return gettext("%(player)s wins by resignation, %(blue)d-%(red)d.") % who
             if game.termination == Game.Termination.TIME:
-                how = " on time"
-            return f"{game.name_of(winner)} ({winner.label}) wins{how}, {blue}-{red}."
+                return gettext("%(player)s wins on time, %(blue)d-%(red)d.") % who
+            return gettext("%(player)s wins, %(blue)d-%(red)d.") % who
         if not self.started:
-            return "Waiting for an opponent: send them the invite link."
-        side = Side(self.to_move)
-        return f"{game.name_of(side)} ({side.label}) to move."
+            return gettext("Waiting for an opponent: send them the invite link.")
+        return gettext("%(player)s to move.") % {"player": game.display_of(Side(self.to_move))}
 
     @property
     def pending(self) -> list[dict[str, str]]:
         """Each pending offer: its kind, what it is called, who made it and who answers."""
-        names = {"draw": "a draw", "takeback": "a take-back", "rematch": "a rematch"}
+        names = {
+            "draw": pgettext("offer", "a draw"),
+            "takeback": pgettext("offer", "a take-back"),
+            "rematch": pgettext("offer", "a rematch"),
+        }
         offers = []
         for kind, what in names.items():
             side = getattr(self.room, f"{kind}_offer")
@@ -149,7 +157,7 @@ class RoomView:
                         "what": what,
                         "side": side,
                         "answerer": answerer,
-                        "name": self.game.name_of(Side(side)),
+                        "name": self.game.label_of(Side(side)),
                     }
                 )
         return offers
@@ -198,8 +206,8 @@ def room_view(
         seats.append(
             Seat(
                 side=side,
-                label=Side(side).label,
-                name=game.name_of(Side(side)) if taken else "Free seat",
+                label=player_name(Side(side).player),
+                name=game.label_of(Side(side)) if taken else gettext("Free seat"),
                 score=scores[i],
                 taken=taken,
                 present=side in present,

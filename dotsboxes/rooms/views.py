@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -28,6 +29,18 @@ from .identity import NAME_KEY, Viewer, ensure_token, seat_of, viewer_from_reque
 from .models import Room
 from .presenters import lobby_rooms, room_view
 from .push import render_room, rendered_for
+
+# The chat presets are posted and stored in English (services.CHAT_PRESETS); their
+# buttons are labelled in the reader's language.
+CHAT_PRESET_LABELS = {
+    "Hello!": _("Hello!"),
+    "Good luck": _("Good luck"),
+    "Have fun": _("Have fun"),
+    "Nice move": _("Nice move"),
+    "Thanks": _("Thanks"),
+    "Good game": _("Good game"),
+    "Oops": _("Oops"),
+}
 
 
 def _room(public_id: str) -> Room:
@@ -86,7 +99,7 @@ def room(request: HttpRequest, public_id: str) -> HttpResponse:
         "is_host": me == room.host_side,
         "join_form": join_form,
         "invite_url": request.build_absolute_uri(room.get_absolute_url()),
-        "presets": services.CHAT_PRESETS,
+        "presets": [(p, CHAT_PRESET_LABELS.get(p, p)) for p in services.CHAT_PRESETS],
     }
     return render(request, "rooms/room.html", context)
 

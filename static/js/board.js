@@ -155,9 +155,10 @@
     var status = document.getElementById("game-status");
     if (status && !event.target.closest(".thinking")) {
       var xhr = event.detail && event.detail.xhr;
+      // The words come from the page (data-t-*), in the reader's language.
       status.textContent = xhr && xhr.status === 404
-        ? "There is no such game any more: nothing was drawn."
-        : "That did not reach the server; please try again.";
+        ? status.getAttribute("data-t-gone") || "There is no such game any more: nothing was drawn."
+        : status.getAttribute("data-t-failed") || "That did not reach the server; please try again.";
     }
   }
   document.addEventListener("htmx:responseError", failed);

@@ -15,6 +15,12 @@
     return m ? m[1] : null;
   }
 
+  // Words the script writes come from the page (data-t-* attributes, in the
+  // reader's language); the English here is only a fallback.
+  function t(el, key, english) {
+    return (el && el.getAttribute("data-t-" + key)) || english;
+  }
+
   function setConn(state, text) {
     if (!conn) return;
     conn.dataset.state = state;
@@ -27,15 +33,15 @@
   }
 
   document.addEventListener("htmx:wsConnecting", function () {
-    setConn("connecting", opened ? "Reconnecting…" : "Connecting…");
+    setConn("connecting", opened ? t(conn, "reconnecting", "Reconnecting…") : t(conn, "connecting", "Connecting…"));
   });
   document.addEventListener("htmx:wsOpen", function () {
-    setConn("connected", "Connected");
+    setConn("connected", t(conn, "connected", "Connected"));
     if (opened) resync(); // we may have missed pushes while away
     opened = true;
   });
   document.addEventListener("htmx:wsClose", function () {
-    setConn("reconnecting", "Reconnecting…");
+    setConn("reconnecting", t(conn, "reconnecting", "Reconnecting…"));
   });
 
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {
@@ -153,7 +159,8 @@
     var btn = evt.target.closest && evt.target.closest("[data-copy]");
     if (!btn) return;
     var input = document.querySelector(btn.dataset.copy);
-    var done = function () { btn.textContent = "Copied!"; setTimeout(function () { btn.textContent = "Copy"; }, 2000); };
+    var label = btn.textContent;
+    var done = function () { btn.textContent = t(btn, "copied", "Copied!"); setTimeout(function () { btn.textContent = label; }, 2000); };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(done, function () { input.select(); document.execCommand("copy"); done(); });
     } else { input.select(); document.execCommand("copy"); done(); }
@@ -165,7 +172,7 @@
     if (!room || !toggle) return;
     room.classList.toggle("chat-hidden", hidden);
     toggle.setAttribute("aria-pressed", hidden ? "true" : "false");
-    toggle.textContent = hidden ? "Show chat" : "Hide chat";
+    toggle.textContent = hidden ? t(toggle, "show", "Show chat") : t(toggle, "hide", "Hide chat");
   }
   if (toggle) {
     applyChat(localStorage.getItem("rooms-chat-hidden") === "1");

@@ -30,3 +30,35 @@ def edges(text: str) -> SafeString:
 def try_url(board: Board) -> str:
     """The "try it" link: the play page starting from ``board``, playing the side to move."""
     return _try_url(board)
+
+
+@register.filter
+def side_name(side: object) -> str:
+    """ "blue"/"red" (or a ``Player``) as the reader's word for that player."""
+    from dotsboxes.games.presenters import player_name
+    from dotsboxes.rules import Player
+
+    if not isinstance(side, Player):
+        side = Player.RED if str(side).lower() == "red" else Player.BLUE
+    return player_name(side)
+
+
+@register.filter
+def translated(text: object) -> str:
+    """The guide's data texts (marked with ``gettext_noop``) in the reader's language.
+
+    A list (of answer labels or edges) comes back as one comma-separated string.
+    """
+    from django.utils.translation import gettext
+
+    if isinstance(text, list | tuple):
+        return ", ".join(gettext(str(item)) for item in text)
+    return gettext(str(text)) if text else ""
+
+
+@register.filter
+def size_of(board: Board) -> str:
+    """A board's size in boxes and dots, in the reader's language."""
+    from dotsboxes.games.presenters import size_text
+
+    return size_text(board.width, board.height)

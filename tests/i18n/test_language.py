@@ -1,0 +1,164 @@
+"""Choosing the language: Accept-Language, the switcher, the cookie and the profile."""
+
+# ruff: noqa: RUF001 - Chinese text uses full-width punctuation.
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import translation
+
+from dotsboxes.accounts.models import Profile
+from dotsboxes.games.models import Game
+from tests.i18n.english import english_words
+
+ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-CN,zh;q=0.9,en;q=0.5"}
+EN = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.9"}
+
+
+def home(client: Client, **headers) -> str:
+    response = client.get("/", **headers)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_first_visit_follows_the_browsers_accept_language():
+    zh = Client().get("/", **ZH)
+    assert zh["Content-Language"] == "zh-hans"
+    assert (
+        '<html lang="zh-hans">' in zh.content.decode() and "<h1>点格棋</h1>" in zh.content.decode()
+    )
+    en = Client().get("/", **EN)
+    assert en["Content-Language"] == "en" and "<h1>Dots and Boxes</h1>" in en.content.decode()
+    # A language we do not have falls back to English.
+    assert "<h1>Dots and Boxes</h1>" in home(Client(), HTTP_ACCEPT_LANGUAGE="fr-FR,fr")
+
+
+@pytest.mark.django_db
+def test_the_switcher_is_a_plain_form_on_every_page_with_each_language_in_its_own_name():
+    html = home(Client(), **EN)
+    assert 'action="/language/"' in html and 'name="next" value="/"' in html
+    assert 'value="zh-hans" lang="zh-hans"' in html and ">简体中文</button>" in html
+    assert 'value="en" lang="en" class="link-button" aria-pressed="true">English' in html
+    # Each language keeps its own name whatever the page's language is.
+    zh = home(Client(), **ZH)
+    assert 'lang="en" class="link-button">English</button>' in zh
+    assert 'lang="zh-hans" class="link-button" aria-pressed="true">简体中文</button>' in zh
+
+
+@pytest.mark.django_db
+def test_switching_goes_back_to_the_page_and_the_cookie_keeps_the_choice():
+    client = Client()
+    response = client.post("/language/", {"language": "zh-hans", "next": "/learn/rules/"}, **EN)
+    assert response.status_code == 302 and response["Location"] == "/learn/rules/"
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
+    # The browser still says English, the cookie wins.
+    assert "<h1>点格棋规则</h1>" in client.get("/learn/rules/", **EN).content.decode()
+    client.post("/language/", {"language": "en", "next": "/"}, **ZH)
+    assert "<h1>Dots and Boxes</h1>" in home(client, **ZH)
+
+
+@pytest.mark.django_db
+def test_the_switcher_refuses_a_forged_post_and_an_outside_next():
+    forged = Client(enforce_csrf_checks=True).post("/language/", {"language": "zh-hans"})
+    assert forged.status_code == 403
+    client = Client()
+    response = client.post("/language/", {"language": "zh-hans", "next": "https://evil.example/"})
+    assert response.status_code == 302 and response["Location"] == "/"
+    # An unknown language changes nothing.
+    client = Client()
+    client.post("/language/", {"language": "xx", "next": "/"})
+    assert settings.LANGUAGE_COOKIE_NAME not in client.cookies
+    assert Client().get("/language/").status_code == 405
+
+
+@pytest.mark.django_db
+def test_a_signed_in_players_choice_is_saved_and_follows_them_to_another_browser():
+    user = get_user_model().objects.create_user("mei", password="a long passphrase 42")
+    laptop = Client()
+    laptop.force_login(user)
+    laptop.post("/language/", {"language": "zh-hans", "next": "/"}, **EN)
+    assert Profile.objects.get(user=user).language == "zh-hans"
+
+    phone = Client()  # a browser that says English and has no cookie
+    assert "<h1>Dots and Boxes</h1>" in home(phone, **EN)
+    response = phone.post(
+        "/accounts/login/", {"username": "mei", "password": "a long passphrase 42"}, **EN
+    )
+    assert response.status_code == 302
+    assert "<h1>点格棋</h1>" in home(phone, **EN)
+
+    # Signed out, the browser's own language applies again.
+    phone.post("/accounts/logout/", **EN)
+    assert "<h1>Dots and Boxes</h1>" in home(phone, **EN)
+
+
+@pytest.mark.django_db
+def test_a_player_who_never_chose_gets_the_browsers_language_when_signed_in():
+    user = get_user_model().objects.create_user("lee", password="a long passphrase 42")
+    client = Client()
+    client.force_login(user)
+    assert "<h1>点格棋</h1>" in home(client, **ZH)
+    assert not Profile.objects.filter(user=user).exists()
+
+
+PAGES = [
+    "/",
+    "/play/",
+    "/play/import/",
+    "/play/mine/",
+    "/rooms/",
+    "/learn/",
+    "/learn/rules/",
+    "/learn/strategy/",
+    "/learn/studies/",
+    "/learn/studies/all-but-two/",
+    "/learn/practice/",
+    "/learn/practice/smallest-first/",
+    "/learn/practice/draw-a-box/",
+    "/learn/practice/replay-the-last-safe-edge/",
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/ratings/",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", PAGES)
+def test_pages_in_chinese_have_no_english_left(path):
+    response = Client().get(path, **ZH)
+    assert response.status_code == 200
+    assert english_words(response.content.decode()) == []
+
+
+@pytest.mark.django_db
+def test_a_finished_game_against_the_computer_reads_in_chinese_but_its_record_stays_english():
+    client = Client()
+    client.post(
+        "/play/", {"mode": "computer", "size": "2x2", "side": "blue", "level": "beginner"}, **ZH
+    )
+    game = Game.objects.get()
+    client.post(f"/play/{game.public_id}/resign", {"version": game.version}, **ZH)
+    html = client.get(game.get_absolute_url(), **ZH).content.decode()
+    assert "你（蓝方）认输，电脑（入门，红方）获胜（比分 0 比 0）。" in html
+    assert english_words(html) == []
+    record = client.get(f"/play/{game.public_id}/record.txt", **ZH).content.decode()
+    assert "Dots and Boxes" in record and "Result: You (Blue) resigned" in record
+    assert "蓝" not in record
+
+
+def test_plurals_and_numbers_go_through_the_catalogue():
+    from dotsboxes.games.presenters import boxes_text, status_sentence
+    from dotsboxes.rules import Board
+
+    board = Board(1, 1)
+    for edge in ("a1-b1", "a2-b2", "a1-a2", "b1-b2"):
+        board.play(edge)
+    with translation.override("zh-hans"):
+        assert boxes_text(1) == "1 格" and boxes_text(3) == "3 格"
+        assert status_sentence(board) == "红方画 b1-b2，占得 1 格；对局结束：红方以 1 比 0 获胜。"
+    with translation.override("en"):
+        assert boxes_text(1) == "1 box" and boxes_text(3) == "3 boxes"
