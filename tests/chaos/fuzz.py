@@ -29,6 +29,7 @@ from urllib.parse import quote
 
 import aiohttp
 
+from tests.chaos import harness
 from tests.chaos.harness import PORT_BASE, percentile, servers, site_env
 
 CONTROL = [chr(c) for c in (*range(0, 32), 127, 0x85, 0x9B)]
@@ -388,7 +389,7 @@ def run(
         env_args = {"RATE_LIMITS_ENABLED": "0"}
         with site_env(tmp, database=database, debug=debug, redis_url=redis_url, **env_args) as env:
             with servers(env, tmp, 1, port) as (server,):
-                result = asyncio.run(run_against(server.url, posts, sockets, seed))
+                result = harness.run_async(run_against(server.url, posts, sockets, seed))
             result["tracebacks"] = server.tracebacks()
             if result["tracebacks"]:
                 result["log_tail"] = server.first_traceback()

@@ -6,6 +6,7 @@ by ``CHAOS_PG`` (default: the local one) and dropped afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -13,7 +14,8 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -176,3 +178,13 @@ def percentile(values: list[float], q: float) -> float:
     if not ordered:
         return float("nan")
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_async(coro: Coroutine):
+    """``asyncio.run`` on a fresh loop in its own thread.
+
+    Playwright's sync API keeps a loop running in the main thread for the whole
+    session, so a chaos test that shares an xdist worker with the browser tests
+    cannot start one there ("asyncio.run() cannot be called from a running event loop")."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import aiohttp
 
+from tests.chaos import harness
 from tests.chaos.harness import PORT_BASE, servers, site_env
 from tests.chaos.players import Player, computer_game, room_between, room_version
 from tests.reliability.redis_server import RedisServer
@@ -154,7 +155,7 @@ def run(*, down: float, database: str, port: int = PORT_BASE, redis_port: int = 
                 tmp, database=database, redis_url=redis.url, RATE_LIMITS_ENABLED="0"
             ) as env:
                 with servers(env, tmp, 2, port) as running:
-                    result = asyncio.run(scenario([s.url for s in running], redis, down))
+                    result = harness.run_async(scenario([s.url for s in running], redis, down))
                 result["tracebacks"] = sum(s.tracebacks() for s in running)
     finally:
         redis.stop()

@@ -11,6 +11,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from tests.chaos import harness
 from tests.chaos.harness import PORT_BASE, servers, site_env
 from tests.chaos.players import room_between, room_version
 
@@ -47,7 +48,7 @@ def run(*, trials_count: int, at_once: int, database: str, port: int = PORT_BASE
         tmp = Path(name)
         with site_env(tmp, database=database, RATE_LIMITS_ENABLED="0") as env:
             with servers(env, tmp, 1, port) as (server,):
-                result = asyncio.run(trials(server.url, trials_count, at_once))
+                result = harness.run_async(trials(server.url, trials_count, at_once))
             result["tracebacks"] = server.tracebacks()
     return result
 

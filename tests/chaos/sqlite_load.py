@@ -17,6 +17,7 @@ from pathlib import Path
 
 import aiohttp
 
+from tests.chaos import harness
 from tests.chaos.harness import PORT_BASE, servers, site_env
 from tests.chaos.players import room_between, room_version
 
@@ -94,7 +95,7 @@ def run(*, rooms: int, seconds: float, burners: int, port: int = PORT_BASE) -> d
                 p.start()
             try:
                 with servers(env, tmp, 1, port) as (server,):
-                    result = asyncio.run(load(server.url, rooms, seconds))
+                    result = harness.run_async(load(server.url, rooms, seconds))
             finally:
                 for p in procs:
                     p.terminate()

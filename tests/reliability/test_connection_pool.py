@@ -8,6 +8,7 @@ from django.core.signals import request_finished
 from django.db import connection
 
 from dotsboxes.asgi import OneThreadPerRequestHandler
+from tests.rooms.test_consumers import own_loop
 
 ROUNDS = 15  # more than the pool's default 10 connections
 
@@ -21,6 +22,7 @@ def pool_in_use() -> int | None:
 
 
 @pytest.mark.django_db(transaction=True)
+@own_loop
 async def test_a_request_whose_error_page_fails_still_gives_its_connection_back(settings):
     settings.ROOT_URLCONF = "tests.reliability.failing_urls"
     settings.DEBUG = False
