@@ -114,6 +114,8 @@ def test_a_game_against_the_computer_is_played_to_the_end_in_chinese(live_server
     photograph(page, "game-start")
     for _ in range(12):
         expect(page.locator(".thinking")).to_have_count(0, timeout=THINK_TIMEOUT)
+        # The computer's last edge may still be on its way: wait for a free edge or the end.
+        expect(page.locator(".slot, .result-banner").first).to_be_visible(timeout=THINK_TIMEOUT)
         if page.locator(".result-banner").count():
             break
         page.locator(".slot").first.click()
