@@ -11,6 +11,7 @@ import pytest
 from django.db import OperationalError
 
 from dotsboxes.games import services
+from dotsboxes.games.events import game_changed
 from dotsboxes.games.models import Game, Side
 
 ALICE = services.Actor(token="alice-token")
@@ -53,3 +54,16 @@ def wait_for(predicate, *, timeout: float = 15.0, interval: float = 0.05):
             return value
         time.sleep(interval)
     raise AssertionError(f"condition not met within {timeout} s")
+
+
+@pytest.fixture
+def changes():
+    """Every change event sent while the test runs."""
+    seen = []
+
+    def listener(sender, *, change, **kwargs):
+        seen.append(change)
+
+    game_changed.connect(listener)
+    yield seen
+    game_changed.disconnect(listener)

@@ -15,19 +15,6 @@ from tests.rooms.conftest import act, browser, join, open_room
 from .conftest import ALICE
 
 
-@pytest.fixture
-def changes():
-    """Every change event sent while the test runs."""
-    seen = []
-
-    def listener(sender, *, change, **kwargs):
-        seen.append(change)
-
-    game_changed.connect(listener)
-    yield seen
-    game_changed.disconnect(listener)
-
-
 def _move_reads(queries) -> int:
     return sum(
         1 for q in queries if q["sql"].startswith("SELECT") and 'FROM "games_move"' in q["sql"]

@@ -7,22 +7,9 @@ from django.contrib.auth import get_user_model
 
 from dotsboxes.accounts.models import Rating, RatingChange
 from dotsboxes.games import services
-from dotsboxes.games.events import game_changed
 from dotsboxes.games.models import Game, Side
 
 from .conftest import play
-
-
-@pytest.fixture
-def changes():
-    seen = []
-
-    def listener(sender, *, change, **kwargs):
-        seen.append(change)
-
-    game_changed.connect(listener)
-    yield seen
-    game_changed.disconnect(listener)
 
 
 def test_the_side_to_move_loses_on_time_with_one_change_event(
