@@ -118,7 +118,13 @@ def test_a_game_against_the_computer_is_played_to_the_end_in_chinese(live_server
         expect(page.locator(".slot, .result-banner").first).to_be_visible(timeout=THINK_TIMEOUT)
         if page.locator(".result-banner").count():
             break
-        page.locator(".slot").first.click()
+        slot = page.locator(".slot").first
+        edge = slot.get_attribute("data-edge")
+        slot.click()
+        # Wait for the server's answer to be on the page (the edge drawn) before the next
+        # look: clicking again while the answer is on its way clicks a slot that is about to
+        # go, and when that answer ends the game there is no slot left to click at all.
+        expect(page.locator(f'.slot[data-edge="{edge}"]')).to_have_count(0, timeout=THINK_TIMEOUT)
         expect(page.locator("#game-status")).to_contain_text("蓝方画")
     expect(page.locator(".result-banner")).to_contain_text(re.compile(r"获胜|平局"))
     expect(page.get_by_role("link", name="从这局中学习")).to_be_visible()
