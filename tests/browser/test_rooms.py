@@ -156,8 +156,14 @@ def test_an_absent_player_is_stood_in_for_and_gets_the_seat_back(site, browser):
     # The stand-in draws Red's turn; it is Blue's move again.
     expect(alice.locator("#room-board")).to_have_attribute("data-turn", "blue", timeout=10000)
     expect(alice.locator("#room-log .by-computer")).to_have_count(1)
-    draw(alice, "a4-b4")
+    # The stand-in answers Alice's next edge at once, so her page may go straight from
+    # version v to v + 2 without ever showing v + 1: wait for the answer, not for v + 1.
+    before = version(alice)
+    alice.locator(".edge-target[data-edge='a4-b4']").click()
+    expect(alice.locator("#room-log .by-computer")).to_have_count(2, timeout=10000)
+    expect(alice.locator("#room-sync")).to_have_attribute("data-version", str(before + 2))
     expect(alice.locator("#room-board")).to_have_attribute("data-turn", "blue", timeout=10000)
+    expect(alice.locator("#room-log")).to_contain_text("Blue a4-b4")
     shot(alice, "stand-in")
 
     bob = contexts[1].new_page()  # the same browser opens the room again
