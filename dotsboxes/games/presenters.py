@@ -413,11 +413,22 @@ def board_svg(
                 f'stroke="{HIGHLIGHT}" stroke-width="6" '
                 f'stroke-dasharray="8 6" stroke-linecap="round"/>'
             )
+    parts.extend(grid_svg(w, h, labels=labels))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def grid_svg(w: int, h: int, *, labels: bool = True) -> list[str]:
+    """The dots of a ``w`` x ``h`` boxes board and, with ``labels``, the column letters
+    and row numbers: the part every board picture draws the same way (the play page's,
+    the room's layered board)."""
+    parts = []
     for y in range(h + 1):
         for x in range(w + 1):
             px, py = _xy(x, y, h)
             parts.append(f'<circle class="dot" cx="{px}" cy="{py}" r="6" fill="{INK}"/>')
     if labels:
+        height = 2 * MARGIN + h * CELL
         for x in range(w + 1):
             px, _ = _xy(x, 0, h)
             parts.append(
@@ -431,5 +442,4 @@ def board_svg(
                 f'dominant-baseline="central" font-size="13" fill="#4b5563" '
                 f'aria-hidden="true">{y + 1}</text>'
             )
-    parts.append("</svg>")
-    return "".join(parts)
+    return parts

@@ -24,7 +24,7 @@ from html import escape
 
 from django.utils.translation import gettext as _
 
-from dotsboxes.games.presenters import CELL, INITIALS, INK, MARGIN, size_text
+from dotsboxes.games.presenters import CELL, INITIALS, MARGIN, grid_svg, size_text
 from dotsboxes.games.presenters import STRIPED as _STRIPED
 from dotsboxes.rules import Board, Edge, Player
 
@@ -115,23 +115,7 @@ def board_svg(
     # In the order they were drawn, as a push appends them.
     parts.extend(edge_svg(edge, owners[edge], h) for edge in board.move_stack)
     parts.append("</g>")
-    for y in range(h + 1):
-        for x in range(w + 1):
-            px, py = _xy(x, y, h)
-            parts.append(f'<circle class="dot" cx="{px}" cy="{py}" r="6" fill="{INK}"/>')
-    for x in range(w + 1):
-        px, _py = _xy(x, 0, h)
-        parts.append(
-            f'<text class="coord" x="{px}" y="{height - 6}" text-anchor="middle" '
-            f'font-size="13" fill="#4b5563" aria-hidden="true">{"abcdefghij"[x]}</text>'
-        )
-    for y in range(h + 1):
-        _px, py = _xy(0, y, h)
-        parts.append(
-            f'<text class="coord" x="10" y="{py}" text-anchor="middle" '
-            f'dominant-baseline="central" font-size="13" fill="#4b5563" '
-            f'aria-hidden="true">{y + 1}</text>'
-        )
+    parts.extend(grid_svg(w, h))
     parts.append("</svg>")
     if playable:
         targets_label = escape(_("Edges you can draw"))
