@@ -127,9 +127,14 @@ def _start(pk: int) -> Future | None:
 
 
 def _progress(pk: int, done: int, total: int) -> None:
-    GameAnalysis.objects.filter(pk=pk).exclude(status=GameAnalysis.Status.DONE).update(
-        status=GameAnalysis.Status.RUNNING, done=done, total=total, updated_at=timezone.now()
-    )
+    # Called in the pool's progress thread, which lives as long as the process: give the
+    # connection back each time, or that thread keeps one of the pool's few for ever.
+    try:
+        GameAnalysis.objects.filter(pk=pk).exclude(status=GameAnalysis.Status.DONE).update(
+            status=GameAnalysis.Status.RUNNING, done=done, total=total, updated_at=timezone.now()
+        )
+    finally:
+        connections.close_all()
 
 
 def _store(pk: int, token: str, future: Future, *, close: bool = True) -> None:

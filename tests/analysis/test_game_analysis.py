@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 import time
 
 import pytest
@@ -149,3 +150,26 @@ def test_the_staff_report_page_shows_the_analysis_beside_the_reported_position(c
     assert 'class="value-graph"' in page
     assert f'href="{detail}?ply=4"' in page  # graph points lead back to this page
     assert 'class="graph-point exact now"' in page
+
+
+def test_a_progress_report_gives_its_database_connection_back():
+    """Progress arrives in the pool's progress thread, which lives as long as the process:
+    a connection it kept would be one of the process's few pooled ones, gone for good."""
+    from django.db import connection
+
+    from dotsboxes.analysis import services
+
+    game = played_game(width=2, height=2, seed=3, mode=Game.Mode.LOCAL)
+    analysis = GameAnalysis.objects.create(game=game, game_version=game.version, engine_version=1)
+    held = []
+
+    def report():
+        services._progress(analysis.pk, 5, 12)
+        held.append(connection.connection is not None)
+
+    thread = threading.Thread(target=report)
+    thread.start()
+    thread.join()
+    assert held == [False]
+    analysis.refresh_from_db()
+    assert (analysis.status, analysis.done, analysis.total) == ("running", 5, 12)
