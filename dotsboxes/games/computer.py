@@ -215,6 +215,10 @@ def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) ->
             if Side.of(board.turn) != side:
                 return drawn
             seed = game.pk * 1009 + len(board.move_stack)
+            # Thinking takes up to the level's budget (longer on a busy machine): give the
+            # pooled connection back meanwhile, so four thinking jobs do not hold four of
+            # the process's few while requests wait for one.
+            connection.close()
             edge = think(board, level=level, seed=seed, game_id=game.pk)
             result = _retry(
                 lambda edge=edge, version=version, game=game: game_apply_computer_move(

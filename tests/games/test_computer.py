@@ -180,3 +180,37 @@ def test_a_hint_still_comes_when_the_engine_pool_fails(monkeypatch):
     board.play("a1-b1")
     hint = hints.recommend(board)
     assert not board.is_drawn(hint.edge) and hint.reason
+
+
+@pytest.mark.skipif(
+    "postgresql" not in __import__("django.conf").conf.settings.DATABASES["default"]["ENGINE"],
+    reason="the connection pool is PostgreSQL's",
+)
+def test_a_thinking_computer_holds_no_pooled_connection():
+    """Each web process has a small pool; four computer jobs thinking for seconds each
+    must not keep four of its connections while requests wait for one."""
+    from django.db import connection
+
+    game = services.game_create(
+        actor=ALICE,
+        mode=Game.Mode.COMPUTER,
+        width=9,
+        height=9,
+        computer_side=Side.BLUE,
+        computer_level="master",
+    )
+    key = computer.claim_key(game.pk, game.version)
+
+    def in_use() -> int:
+        stats = connection.pool.get_stats()
+        return stats["pool_size"] - stats.get("pool_available", 0)
+
+    wait_for(lambda: cache.get(key) is not None)  # the job holds its claim: it thinks
+    time.sleep(0.5)  # past its first query, into the think
+    thinking = in_use()
+    assert game.moves.count() == 0  # still thinking (master on 9 x 9 takes seconds)
+    wait_for(lambda: game.moves.exists(), timeout=30)
+    time.sleep(0.5)  # the job has ended and closed its connection
+    # Whatever else this process holds (this test's own connection included), the
+    # thinking job added nothing to it.
+    assert thinking == in_use()
