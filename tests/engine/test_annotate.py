@@ -108,7 +108,13 @@ def test_estimates_fill_what_the_solver_leaves_and_exact_values_are_proved():
     seen = []
     solver.clear_cache()
     result = annotate(
-        3, 2, edges, solve_nodes=100, estimate_nodes=500, progress=lambda d, t: seen.append((d, t))
+        3,
+        2,
+        edges,
+        solve_nodes=100,
+        reach_nodes=100,
+        estimate_nodes=500,
+        progress=lambda d, t: seen.append((d, t)),
     )
     assert seen == [(i, len(edges)) for i in range(1, len(edges) + 1)]
     entries = result["edges"]
@@ -121,3 +127,24 @@ def test_estimates_fill_what_the_solver_leaves_and_exact_values_are_proved():
             assert solver.solve(replay).value == e["value"], e
         replay.play(e["edge"])
     assert result["exact_from"] == next(e["ply"] - 1 for e in entries if e["exact"])
+
+
+def test_positions_within_the_promised_reach_get_the_larger_solver_limit():
+    """Every position with at most ``REACH`` undrawn edges gets ``reach_nodes``: with a
+    limit too small for any but the last few positions, the reach still makes all exact."""
+    from dotsboxes.engine import annotate as module
+    from dotsboxes.engine.players import choose
+
+    board, edges = Board(3, 2), []  # 17 edges: all within the reach of 36
+    while not board.is_over():
+        edge = choose(board, level="club", seed=11, budget=0.05, hard_stop=False)
+        board.play(edge)
+        edges.append(str(edge))
+    assert len(edges) <= module.REACH
+    solver.clear_cache()
+    starved = annotate(3, 2, edges, solve_nodes=100, reach_nodes=100, estimate_nodes=500)
+    solver.clear_cache()
+    reached = annotate(3, 2, edges, solve_nodes=100, estimate_nodes=500)
+    assert not starved["edges"][0]["exact"]
+    assert all(e["exact"] for e in reached["edges"])
+    assert reached["exact_from"] == 0
