@@ -17,7 +17,7 @@ from django.conf import settings
 from dotsboxes import throttle
 
 from . import presence, push, watchdog
-from .identity import viewer_from_scope
+from .identity import socket_language, viewer_from_scope
 from .push import LOBBY_GROUP
 
 logger = logging.getLogger(__name__)
@@ -41,6 +41,17 @@ class PushOnlyConsumer(AsyncWebsocketConsumer):
     'websocket.close'"), so it is dropped: the socket is going away anyway."""
 
     closed = False
+    # The channel-layer groups this socket listens to (set in ``connect``): its room's,
+    # and its language's, in which every push with words is rendered.
+    subscriptions: tuple[str, ...] = ()
+
+    async def join(self) -> None:
+        for group in self.subscriptions:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def leave(self) -> None:
+        for group in self.subscriptions:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def websocket_connect(self, message: dict) -> None:
         # A flood of handshakes (each one a presence row and a push) is refused
@@ -89,16 +100,17 @@ class RoomConsumer(PushOnlyConsumer):
 
     async def connect(self) -> None:
         self.public_id = self.scope["url_route"]["kwargs"]["public_id"]
-        self.group = f"room.{self.public_id}"
+        group = f"room.{self.public_id}"
+        self.subscriptions = (group, push.language_group(group, socket_language(self.scope)))
         self.registered = False
         viewer = viewer_from_scope(self.scope, self.channel_name)
-        # Join the group first: a change committed while we register still reaches us.
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        # Join the groups first: a change committed while we register still reaches us.
+        await self.join()
         found = await _db(presence.connection_open)(
             public_id=self.public_id, channel_name=self.channel_name, viewer=viewer
         )
         if found is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.leave()
             await self.close(code=CLOSE_NO_ROOM)
             return
         self.registered = True
@@ -116,7 +128,7 @@ class RoomConsumer(PushOnlyConsumer):
 
     async def disconnect(self, code: int) -> None:
         watchdog.unregister(self)
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave()
         if getattr(self, "registered", False):
             room_id = await _db(presence.connection_close)(channel_name=self.channel_name)
             if room_id is not None:
@@ -126,20 +138,20 @@ class RoomConsumer(PushOnlyConsumer):
 class LobbyConsumer(PushOnlyConsumer):
     """The lobby's lists of open rooms and live games."""
 
-    group = LOBBY_GROUP
-
     async def connect(self) -> None:
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        self.language = socket_language(self.scope)
+        self.subscriptions = (push.language_group(LOBBY_GROUP, self.language),)
+        await self.join()
         await self.accept()
         watchdog.register(self)
 
     async def resync(self) -> None:
         """Send the lists as they are now (after pushes may have been lost)."""
-        await self.send(text_data=await _db(push.render_lobby)())
+        await self.send(text_data=await _db(push.render_lobby)(self.language))
 
     async def disconnect(self, code: int) -> None:
         watchdog.unregister(self)
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        await self.leave()
 
 
 class UnknownPathConsumer(AsyncWebsocketConsumer):

@@ -7,10 +7,16 @@ the display name the person chose.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
+from urllib.parse import parse_qs
 
+from django.conf import settings
 from django.contrib.sessions.backends.base import SessionBase
+from django.utils.translation import get_supported_language_variant
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from dotsboxes.games.models import Game
 from dotsboxes.games.services import Actor
@@ -79,3 +85,29 @@ def seat_of(game: Game, viewer: Viewer) -> str:
 def clean_name(raw: str) -> str:
     """A display name: trimmed, inner whitespace collapsed, at most ``NAME_MAX`` characters."""
     return " ".join(str(raw).split())[:NAME_MAX]
+
+
+def socket_language(scope: dict) -> str:
+    """The language a socket's pushes are rendered in: the one its page was rendered in.
+
+    The page names it in the socket's address (``?lang=``: what the site's language
+    middleware chose for that page); without it (an old page, another client), the
+    browser's language cookie, else its ``Accept-Language``, else the site's default.
+    Only a language the site speaks is ever returned."""
+    supported = dict(settings.LANGUAGES)
+    asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+    if asked in supported:
+        return asked
+    headers = {
+        k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())
+    }
+    cookie = SimpleCookie()
+    with contextlib.suppress(CookieError):
+        cookie.load(headers.get("cookie", ""))
+    chosen = cookie.get(settings.LANGUAGE_COOKIE_NAME)
+    if chosen is not None and chosen.value in supported:
+        return chosen.value
+    for code, _quality in parse_accept_lang_header(headers.get("accept-language", "")):
+        with contextlib.suppress(LookupError):
+            return get_supported_language_variant(code)
+    return settings.LANGUAGE_CODE

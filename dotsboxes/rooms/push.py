@@ -5,6 +5,11 @@ event (:func:`on_game_changed`, a listener of
 :data:`dotsboxes.games.events.game_changed`); chat and presence, which leave
 the game as it was, push by themselves with :func:`room_after_commit`.
 
+Each page reads the room in its own language, so a push is rendered once per language
+the site speaks and sent to that language's group (:func:`language_group`); a socket
+joins the room's group (for what has no words: a rematch's redirect) and its
+language's.
+
 The channel layer may drop a message (a full channel, a Redis hiccup); that is
 fine because every push carries the game's version and a client that sees a
 gap re-fetches the room over HTTP.  Pushes are therefore always scheduled with
@@ -17,13 +22,16 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from functools import partial
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from django.dispatch import receiver
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.safestring import mark_safe
 
 from dotsboxes.games.events import GameChanged, game_changed
@@ -52,9 +60,10 @@ FRAGMENTS = {
 }
 
 
-def render_room(room: Room, kind: str = "game", *, view: object = None) -> str:
-    """The out-of-band fragments for one change, starting with the version marker."""
-    view = view or room_view(room)
+def render_room(room: Room, kind: str = "game", *, messages: bool = True) -> str:
+    """The out-of-band fragments for one change, starting with the version marker
+    (``messages``: with the chat; a game's last edge leaves it as it was)."""
+    view = room_view(room, messages=messages)
     marker = "game" if kind == "move" else kind  # the page versions an edge like any change
     return render_to_string(
         "rooms/push.html", {"v": view, "kind": marker, "parts": FRAGMENTS[kind], "oob": True}
@@ -117,26 +126,42 @@ def _send(group: str, html: str) -> None:
         logger.warning("push to %s failed: %r", group, exc)
 
 
+def language_group(group: str, language: str) -> str:
+    """The group of the sockets that read ``group``'s pushes in ``language``."""
+    return f"{group}.{language}"
+
+
+def _send_in_each_language(group: str, render) -> dict[str, str]:
+    """Render once per language the site speaks and send each to its readers' group."""
+    rendered = {}
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            rendered[language] = render()
+        _send(language_group(group, language), rendered[language])
+    return rendered
+
+
 # The last "game" push rendered in this thread, so the request that caused it can
 # answer with the same fragments instead of rendering them a second time.
 _last = threading.local()
 
 
 def send_room(room_id: int, kind: str = "game") -> None:
-    """Render the room as it is now and push it to its group."""
+    """Render the room as it is now and push it to its group, in each language."""
     room = Room.objects.select_related("game").filter(pk=room_id).first()
     if room is not None:
-        html = render_room(room, kind)
+        rendered = _send_in_each_language(room.group, lambda: render_room(room, kind))
         if kind == "game":
-            _last.render = (room_id, room.game.version, html)
-        _send(room.group, html)
+            _last.render = (room_id, room.game.version, rendered)
 
 
 def rendered_for(room: object) -> str:
     """The room's fragments: the push just sent from this thread if it is current."""
     last = getattr(_last, "render", None)
     if last is not None and last[0] == room.pk and last[1] == room.game.version:
-        return last[2]
+        html = last[2].get(translation.get_language())
+        if html is not None:
+            return html
     return render_room(room)
 
 
@@ -144,11 +169,17 @@ def room_after_commit(room_id: int, kind: str = "game") -> None:
     transaction.on_commit(lambda: send_room(room_id, kind))
 
 
-def render_lobby() -> str:
-    open_rooms, live = lobby_rooms()
-    return render_to_string(
-        "rooms/lobby.html#lists", {"open_rooms": open_rooms, "live": live, "oob": True}
-    )
+def render_lobby(language: str | None = None) -> str:
+    """The lobby's lists (in ``language``, default the current one)."""
+    with translation.override(language or translation.get_language()):
+        open_rooms, live = lobby_rooms()
+        return render_to_string(
+            "rooms/lobby.html#lists", {"open_rooms": open_rooms, "live": live, "oob": True}
+        )
+
+
+def send_lobby() -> None:
+    _send_in_each_language(LOBBY_GROUP, render_lobby)
 
 
 # Changes after which the game may have left the lobby's lists (it ended).
@@ -170,7 +201,7 @@ def on_game_changed(sender: object, *, change: GameChanged, **kwargs: object) ->
     except ObjectDoesNotExist:
         return
     if change.event == "created":  # a new room: nobody is in it yet, the lobby shows it
-        _send(LOBBY_GROUP, render_lobby())
+        send_lobby()
         return
     if change.event == "rematch":
         # Send everyone in the room (players and spectators) to the rematch.
@@ -179,12 +210,11 @@ def on_game_changed(sender: object, *, change: GameChanged, **kwargs: object) ->
             context = {"url": new.get_absolute_url(), "version": change.version}
             _send(room.group, render_to_string("rooms/redirect.html", context))
     if change.event == "move" and change.active:
-        html = render_move(room, change)
+        render = partial(render_move, room, change)
     elif change.event == "move":  # the last edge: the board, result and actions, no chat
-        html = render_room(room, "move", view=room_view(room, messages=False))
+        render = partial(render_room, room, "move", messages=False)
     else:
-        html = render_room(room)
-    _last.render = (room.pk, change.version, html)
-    _send(room.group, html)
+        render = partial(render_room, room)
+    _last.render = (room.pk, change.version, _send_in_each_language(room.group, render))
     if change.event == "seated" or (not change.active and change.event in _ENDINGS):
-        _send(LOBBY_GROUP, render_lobby())
+        send_lobby()

@@ -30,7 +30,8 @@ def probe_seconds() -> float:
 
 
 def register(consumer: object) -> None:
-    """Remember an open socket (a consumer with ``group`` and ``resync()``); start watching."""
+    """Remember an open socket (a consumer with ``subscriptions`` and ``resync()``); start
+    watching."""
     _sockets.add(consumer)
     layer = get_channel_layer()
     if not hasattr(layer, "_shards") or not hasattr(layer, "_get_group_channel_name"):
@@ -89,8 +90,7 @@ async def restore(layer) -> None:
     sockets = list(_sockets)
     await _resubscribe(layer)
     for consumer in sockets:
-        group = getattr(consumer, "group", None)
-        if group:
+        for group in getattr(consumer, "subscriptions", ()):
             try:
                 await layer.group_add(group, consumer.channel_name)
             except Exception:

@@ -207,11 +207,6 @@ def test_an_online_room_is_in_chinese_for_both_players(site, browser: Browser):
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.xfail(
-    strict=True,
-    reason="rooms/push.py renders each push once, in the language of whoever caused it, "
-    "for everyone (issue 18 is rewriting it; it should render once per language present)",
-)
 def test_live_room_updates_arrive_in_the_readers_language(site, browser: Browser):
     """A Chinese host and an English guest: the guest's arrival reaches the host in Chinese."""
     contexts = [browser.new_context(locale="zh-CN"), browser.new_context(locale="en-GB")]

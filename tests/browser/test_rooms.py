@@ -196,7 +196,7 @@ def test_a_presence_push_rendered_before_the_last_move_does_not_roll_the_page_ba
         ws.connect_to_server()
         sockets.append(ws)
 
-    bob.route_web_socket(re.compile(r"/ws/rooms/[^/]+/$"), forward)
+    bob.route_web_socket(re.compile(r"/ws/rooms/[^/]+/(\?.*)?$"), forward)
     link = open_room(alice, site, size="3")
     take_seat(bob, link, "Bob")
     draw(alice, "a1-b1", bob)
