@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from dotsboxes.engine import players
 from dotsboxes.rules import (
@@ -53,6 +54,7 @@ from dotsboxes.rules.notation import _parse_turns
 
 from .events import Drawn, GameChanged, announce, game_changed
 from .models import Game, Move, Side
+from .presenters import player_name
 from .turns import turn_spans
 
 __all__ = ["GameChanged", "game_changed"]  # re-exported: listeners may import them from here
@@ -162,7 +164,7 @@ def locked(game: Game | int) -> Game:
     try:
         found = Game.objects.select_for_update().get(pk=pk)
     except Game.DoesNotExist:
-        raise GameNotFoundError("There is no such game.") from None
+        raise GameNotFoundError(_("There is no such game.")) from None
     cached = game.__dict__.get("_replayed") if isinstance(game, Game) else None
     if cached is not None and cached[0] == found.version:
         # A copy: the command changes the locked instance's board, not the caller's.
@@ -172,7 +174,7 @@ def locked(game: Game | int) -> Game:
 
 def check_active(game: Game) -> None:
     if game.status != Game.Status.ACTIVE:
-        raise GameOverError("The game is over: no more moves can be made in it.")
+        raise GameOverError(_("The game is over: no more moves can be made in it."))
 
 
 def check_version(game: Game, version: int | str | None) -> None:
@@ -183,8 +185,10 @@ def check_version(game: Game, version: int | str | None) -> None:
         seen = -1
     if seen != game.version:
         raise StaleVersionError(
-            "The board had changed since that page was loaded, so nothing was done. "
-            "It now shows the game as it stands."
+            _(
+                "The board had changed since that page was loaded, so nothing was done. "
+                "It now shows the game as it stands."
+            )
         )
 
 
@@ -206,11 +210,13 @@ def draw_edges(game: Game, edges: Iterable[str | Edge], *, by_computer: bool) ->
             except RulesError as exc:
                 raise IllegalEdgeError(f"{exc}.") from None
             if board.is_drawn(edge):
-                raise IllegalEdgeError(f"{edge} is already drawn: choose an edge that is not.")
+                raise IllegalEdgeError(
+                    _("%(edge)s is already drawn: choose an edge that is not.") % {"edge": edge}
+                )
             side = Side.of(board.turn)
             drawn.append(Drawn(str(edge), side, board.push(edge), by_computer))
     except IllegalEdgeError:
-        for _ in drawn:
+        for _drawn in drawn:
             board.pop()
         raise
     ply = len(computer)
@@ -218,7 +224,7 @@ def draw_edges(game: Game, edges: Iterable[str | Edge], *, by_computer: bool) ->
         Move(game=game, ply=ply + n, edge=d.edge, side=d.side, by_computer=by_computer)
         for n, d in enumerate(drawn, start=1)
     )
-    computer.extend(by_computer for _ in drawn)
+    computer.extend(by_computer for _drawn in drawn)
     finish_if_over(game, board)
     return tuple(drawn)
 
@@ -250,7 +256,7 @@ def take_back_to(game: Game, keep: int) -> int:
     board, computer = game.board(), game.computer_flags()
     removed = len(computer) - keep
     game.moves.filter(ply__gt=keep).delete()
-    for _ in range(removed):
+    for _step in range(removed):
         board.pop()
         computer.pop()
     game.status, game.result, game.termination = Game.Status.ACTIVE, "", ""
@@ -289,7 +295,7 @@ def _check_seated(game: Game, actor: Actor) -> list[Side]:
     seats = actor.seats(game)
     if not seats:
         raise NotYourGameError(
-            "This game belongs to another browser: you can watch it, but not play in it."
+            _("This game belongs to another browser: you can watch it, but not play in it.")
         )
     return seats
 
@@ -330,19 +336,19 @@ def game_create(
         if start_key:
             board = Board.from_key(start_key)
             if board.is_over():
-                raise InvalidSetupError("That position has no edge left to draw.")
+                raise InvalidSetupError(_("That position has no edge left to draw."))
             start_key = board.key()
         else:
             board = Board(5 if width is None else width, 5 if height is None else height)
     except RulesError as exc:
         raise InvalidSetupError(f"That board cannot be set up: {exc}.") from None
     if start_key and (width, height) not in ((None, None), (board.width, board.height)):
-        raise InvalidSetupError("The size does not match the starting position.")
+        raise InvalidSetupError(_("The size does not match the starting position."))
     game = Game(mode=mode, width=board.width, height=board.height, start_key=start_key, rated=rated)
     game.hints_used = max(0, min(int(hints_used), 32767))
     if mode == Game.Mode.COMPUTER:
         if computer_side not in Side.values:
-            raise InvalidSetupError("Choose Blue or Red for yourself.")
+            raise InvalidSetupError(_("Choose Blue or Red for yourself."))
         if computer_level not in players.LEVELS:
             levels = ", ".join(players.LEVELS)
             raise InvalidSetupError(
@@ -393,9 +399,11 @@ def check_turn(game: Game, side: Side, seats: list[Side]) -> None:
     """The seat policy of a move: the side to move must be one of ``seats``, and
     a side the computer plays is the computer's."""
     if game.is_computer(side):
-        raise NotYourTurnError("It is the computer's turn: wait for its move.")
+        raise NotYourTurnError(_("It is the computer's turn: wait for its move."))
     if side not in seats:
-        raise NotYourTurnError(f"It is {side.label}'s turn, not yours.")
+        raise NotYourTurnError(
+            _("It is %(side)s's turn, not yours.") % {"side": player_name(side.player)}
+        )
 
 
 @transaction.atomic
@@ -446,7 +454,7 @@ def _undo_point(game: Game, board: Board) -> int:
     if spans and game.is_computer(spans[-1].player):
         spans.pop()
     if not spans or game.is_computer(spans[-1].player):
-        raise NothingToUndoError("There is no move of yours to take back.")
+        raise NothingToUndoError(_("There is no move of yours to take back."))
     return spans[-1].start
 
 
@@ -458,9 +466,9 @@ def game_undo(*, game: Game | int, version: int | str, actor: Actor) -> Game:
     game = locked(game)
     _check_seated(game, actor)
     if game.mode == Game.Mode.ONLINE:
-        raise GameError("Online games take moves back only when both players agree.")
+        raise GameError(_("Online games take moves back only when both players agree."))
     if game.termination not in ("", Game.Termination.COMPLETED):
-        raise GameOverError("The game was resigned: it cannot be taken back.")
+        raise GameOverError(_("The game was resigned: it cannot be taken back."))
     check_version(game, version)
     take_back_to(game, _undo_point(game, game.board()))
     commit(game, "undo")
@@ -476,7 +484,7 @@ def game_resign(
     if side is None:
         side = seats[0] if len(seats) == 1 else Side.of(game.board().turn)
     if side not in seats:
-        raise NotYourGameError("You can only resign for your own side.")
+        raise NotYourGameError(_("You can only resign for your own side."))
     resign(game, Side(side))
     commit(game, "resign")
     return game
@@ -517,7 +525,7 @@ def game_count_hint(*, game: Game | int, version: int | str, actor: Actor) -> Ga
     game, seats = _seated_on_current(game, version, actor)
     side = Side.of(game.board().turn)
     if game.is_computer(side) or side not in seats:
-        raise NotYourTurnError("A hint is for your own turn: wait for it.")
+        raise NotYourTurnError(_("A hint is for your own turn: wait for it."))
     game.hints_used += 1
     commit(game, "hint")
     return game
@@ -528,7 +536,7 @@ def game_rematch(*, game: Game, actor: Actor, swap: bool = True) -> Game:
     player draws first.  Online rematches are offered and accepted in the room."""
     _check_seated(game, actor)
     if game.mode == Game.Mode.ONLINE:
-        raise GameError("Online rematches are offered in the room.")
+        raise GameError(_("Online rematches are offered in the room."))
     return start_rematch(game, actor=actor, swap=swap)
 
 
@@ -634,7 +642,7 @@ def game_import(
     except ValueError:
         hints = 0
     if mode not in (Game.Mode.LOCAL, Game.Mode.COMPUTER):
-        raise InvalidSetupError("Imported games continue on one device or against the computer.")
+        raise InvalidSetupError(_("Imported games continue on one device or against the computer."))
     names: dict[str, str] = {}
     if mode == Game.Mode.LOCAL:
         names = {"blue_name": headers.get("blue", ""), "red_name": headers.get("red", "")}

@@ -131,6 +131,10 @@ class Message(models.Model):
     author_key = models.CharField(max_length=120, blank=True, default="")
     name = models.CharField(max_length=40, blank=True, default="")
     text = models.CharField(max_length=CHAT_MAX_LENGTH)
+    # A system line is stored as its English sentence with named placeholders and
+    # these values, and put together in each reader's language when shown
+    # (``rooms.presenters.line_text``): a room's readers do not share one language.
+    params = models.JSONField(default=dict, blank=True)
     # For system lines about computer moves: the first ply they cover.
     ply = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

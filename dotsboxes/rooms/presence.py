@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from django.db import OperationalError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from dotsboxes.games.models import Game, Side
 
@@ -67,7 +68,11 @@ def connection_open(*, public_id: str, channel_name: str, viewer: Viewer) -> tup
             room.set_presence(side, away_deadline=None, standin=False)
             room.save(update_fields=[f"{side}_away_deadline", f"{side}_standin"])
             if was_standin:
-                log_line(room, f"{room.game.name_of(Side(side))} is back and plays again.")
+                log_line(
+                    room,
+                    gettext_noop("%(name)s is back and plays again."),
+                    {"name": room.game.name_of(Side(side))},
+                )
     # The caller pushes presence (coalesced: a crowd arriving is one push, not one each).
     return room.pk, side
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timeuntil
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from dotsboxes import clock
 from dotsboxes.games.models import Game, Side
@@ -24,6 +24,48 @@ from .board import board_svg as room_board_svg
 from .models import Message, Room
 
 CHAT_SHOWN = 60
+
+# The chat presets are posted and stored in English (services.CHAT_PRESETS); their
+# buttons, and the lines they make, read in each reader's language.
+CHAT_PRESET_LABELS = {
+    "Hello!": gettext_lazy("Hello!"),
+    "Good luck": gettext_lazy("Good luck"),
+    "Have fun": gettext_lazy("Have fun"),
+    "Nice move": gettext_lazy("Nice move"),
+    "Thanks": gettext_lazy("Thanks"),
+    "Good game": gettext_lazy("Good game"),
+    "Oops": gettext_lazy("Oops"),
+}
+OFFER_NAMES = {
+    "draw": gettext_lazy("a draw"),
+    "takeback": gettext_lazy("a take-back"),
+    "rematch": gettext_lazy("a rematch"),
+}
+
+
+def _param(key: str, value: object) -> object:
+    """One stored value of a system line, in the reader's words: sides and offers are
+    stored as their keys ("blue", "draw"), ``edges`` as a count; names as typed."""
+    if key in ("side", "winner", "to_move") and value in Side.values:
+        return player_name(Side(value).player)
+    if key == "offer" and value in OFFER_NAMES:
+        return OFFER_NAMES[value]
+    if key == "edges" and isinstance(value, int):
+        return ngettext("%(n)d edge", "%(n)d edges", value) % {"n": value}
+    return value
+
+
+def line_text(message: Message) -> str:
+    """A chat or system line as the reader reads it (see ``Message.params``)."""
+    if message.kind == Message.Kind.CHAT:
+        return str(CHAT_PRESET_LABELS.get(message.text, message.text))
+    if not message.params:
+        return gettext(message.text) if message.text else ""
+    values = {key: _param(key, value) for key, value in message.params.items()}
+    try:
+        return gettext(message.text) % values
+    except (KeyError, TypeError, ValueError):  # a catalogue entry that lost a placeholder
+        return message.text % values
 
 
 @dataclass
@@ -229,11 +271,16 @@ def room_view(
         turns=turns,
         spectator_names=sorted(name for name in watchers.values() if name),
         spectator_count=len(watchers),
-        messages=list(shown)[::-1],
+        messages=[_shown(m) for m in reversed(list(shown))],
         can_abort=game.status == Game.Status.ACTIVE and not both_have_played(board, spans),
         spans=spans,
         rematch_url=rematch.get_absolute_url() if rematch else "",
     )
+
+
+def _shown(message: Message) -> Message:
+    message.shown = line_text(message)
+    return message
 
 
 def lobby_rooms() -> tuple[list[Room], list[Room]]:

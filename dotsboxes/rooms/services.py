@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from dotsboxes import clock
 from dotsboxes.games import services as games
@@ -30,9 +31,9 @@ from . import push
 from .errors import Conflict, Forbidden, NotFound, RoomError, TooFast
 from .identity import Viewer, seat_of
 from .models import CHAT_MAX_LENGTH, CORRESPONDENCE_FROM, Message, Room
+from .presenters import OFFER_NAMES
 
 OFFER_KINDS = ("draw", "takeback", "rematch")
-OFFER_NAMES = {"draw": "a draw", "takeback": "a take-back", "rematch": "a rematch"}
 CHAT_PRESETS = ("Hello!", "Good luck", "Have fun", "Nice move", "Thanks", "Good game", "Oops")
 
 
@@ -56,7 +57,7 @@ def _locked(public_id: str, *, skip_locked: bool = False) -> tuple[Room, Game] |
     if room is None:
         if skip_locked:
             return None
-        raise NotFound("There is no room at this address.")
+        raise NotFound(_("There is no room at this address."))
     return room, room.game
 
 
@@ -66,20 +67,21 @@ def _lock(public_id: str) -> tuple[Room, Game]:
     return found
 
 
-def _seated(game: Game, viewer: Viewer, action: str) -> str:
+def _seated(game: Game, viewer: Viewer, refusal: str) -> str:
+    """The viewer's side; ``refusal`` (a whole sentence) for a spectator."""
     side = seat_of(game, viewer)
     if not side:
-        raise Forbidden(f"Only the two players can {action}; you are watching this game.")
+        raise Forbidden(refusal)
     return side
 
 
 def _playing(
-    public_id: str, viewer: Viewer, action: str, version: int | None, *, alone: str = ""
+    public_id: str, viewer: Viewer, refusal: str, version: int | None, *, alone: str = ""
 ) -> tuple[Room, Game, str]:
     """Lock room and game for an action in play: the viewer must be seated, the game
     on (and both seats taken, if ``alone`` says why not), the version current."""
     room, game = _lock(public_id)
-    side = _seated(game, viewer, action)
+    side = _seated(game, viewer, refusal)
     games.check_active(game)
     if alone and not _both_seated(game):
         raise Conflict(alone)
@@ -93,9 +95,16 @@ def _both_seated(game: Game) -> bool:
     )
 
 
-def log_line(room: Room, text: str, *, ply: int | None = None) -> None:
+def log_line(room: Room, text: str, params: dict | None = None, *, ply: int | None = None) -> None:
+    """A system line: ``text`` is its English sentence (marked with ``gettext_noop``)
+    with named placeholders for ``params``; each reader reads it in their language
+    (``rooms.presenters.line_text``: sides and offers go in as keys, names as typed)."""
     Message.objects.create(
-        room=room, kind=Message.Kind.SYSTEM, text=text[:CHAT_MAX_LENGTH], ply=ply
+        room=room,
+        kind=Message.Kind.SYSTEM,
+        text=text[:CHAT_MAX_LENGTH],
+        params=params or {},
+        ply=ply,
     )
 
 
@@ -140,7 +149,7 @@ def room_create(
     if host_side == "random":
         host_side = random.choice(Side.values)
     if host_side not in Side.values:
-        raise RoomError("Choose Blue, Red or random for your side.")
+        raise RoomError(_("Choose Blue, Red or random for your side."))
     if timer_seconds not in Room.Timer.values:
         raise RoomError(_("Choose no timer, 30 or 60 seconds, or 1, 2, 3, 5 or 7 days a move."))
     correspondence = timer_seconds >= CORRESPONDENCE_FROM
@@ -148,9 +157,9 @@ def room_create(
         # A game that lasts weeks needs an account: the "your turn" list and notices.
         raise Forbidden(_("Sign in to play correspondence games."))
     if rated and not viewer.signed_in:
-        raise Forbidden("Sign in to play rated games.")
+        raise Forbidden(_("Sign in to play rated games."))
     if not viewer.signed_in and not viewer.token:
-        raise RoomError("Choose a display name first.")
+        raise RoomError(_("Choose a display name first."))
     host = _actor(viewer)
     with transaction.atomic():
         game = games.game_create(
@@ -164,7 +173,11 @@ def room_create(
         room = Room.objects.create(
             game=game, host_side=host_side, is_public=is_public, timer_seconds=timer_seconds
         )
-        log_line(room, f"{viewer.name} opened the room and sits as {Side(host_side).label}.")
+        log_line(
+            room,
+            gettext_noop("%(name)s opened the room and sits as %(side)s."),
+            {"name": viewer.name, "side": host_side},
+        )
     return room
 
 
@@ -190,25 +203,26 @@ def room_join(*, public_id: str, viewer: Viewer) -> tuple[Room, str]:
         if side:
             return room, side
         if game.status != Game.Status.ACTIVE:
-            raise Conflict("This game is over: you can watch it, but not sit down.")
+            raise Conflict(_("This game is over: you can watch it, but not sit down."))
         free = [
             s
             for s in Side.values
             if not (getattr(game, f"{s}_user_id") or getattr(game, f"{s}_token"))
         ]
         if not free:
-            raise Conflict("Both seats are taken: you are watching this game.")
+            raise Conflict(_("Both seats are taken: you are watching this game."))
         if game.rated and not viewer.signed_in:
-            raise Forbidden("This game is rated: sign in to take the seat.")
+            raise Forbidden(_("This game is rated: sign in to take the seat."))
         if room.is_correspondence and not viewer.signed_in:
             raise Forbidden(_("This is a correspondence game: sign in to take the seat."))
         if not viewer.signed_in and not viewer.token:
-            raise RoomError("Choose a display name first.")
+            raise RoomError(_("Choose a display name first."))
         side = free[0]
         _seat(game, side, viewer)
         log_line(
             room,
-            f"{viewer.name or Side(side).label} sits down as {Side(side).label}. The game is on!",
+            gettext_noop("%(name)s sits down as %(side)s. The game is on!"),
+            {"name": viewer.name or Side(side).label, "side": side},
         )
         _restart_clock(room, game)
         _changed(room, game, "seated")
@@ -242,8 +256,9 @@ def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | 
     The hot path of a live room: one locked read of room and game, one read of
     the moves; the push is rendered from these rows after commit."""
     with transaction.atomic():
-        alone = "Wait for an opponent to take the free seat."
-        room, game, side = _playing(public_id, viewer, "draw edges", version, alone=alone)
+        alone = _("Wait for an opponent to take the free seat.")
+        refusal = _("Only the two players can draw edges; you are watching this game.")
+        room, game, side = _playing(public_id, viewer, refusal, version, alone=alone)
         games.check_turn(game, Side.of(game.board().turn), [Side(side)])
         drawn = draw_for_side_to_move(room, game, [str(edge)[:16]], by_computer=False)
         _changed(room, game, "move", drawn)
@@ -256,11 +271,16 @@ def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | 
 def room_resign(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
     """The player gives up: the opponent wins."""
     with transaction.atomic():
-        alone = "Nobody has taken the other seat yet: abort the game instead."
-        room, game, side = _playing(public_id, viewer, "resign", version, alone=alone)
+        alone = _("Nobody has taken the other seat yet: abort the game instead.")
+        refusal = _("Only the two players can resign; you are watching this game.")
+        room, game, side = _playing(public_id, viewer, refusal, version, alone=alone)
         games.resign(game, Side(side))
         _game_over(room)
-        log_line(room, f"{game.name_of(Side(side))} resigned. {Side(other(side)).label} wins.")
+        log_line(
+            room,
+            gettext_noop("%(name)s resigned. %(winner)s wins."),
+            {"name": game.name_of(Side(side)), "winner": other(side)},
+        )
         _changed(room, game, "resign")
     return room
 
@@ -268,11 +288,14 @@ def room_resign(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
 def room_abort(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
     """Call the game off while at least one player has not finished a turn."""
     with transaction.atomic():
-        room, game, side = _playing(public_id, viewer, "abort the game", version)
+        refusal = _("Only the two players can abort the game; you are watching this game.")
+        room, game, side = _playing(public_id, viewer, refusal, version)
         if both_have_played(game.board()):
-            raise Conflict("Both players have moved: you can resign or offer a draw instead.")
+            raise Conflict(_("Both players have moved: you can resign or offer a draw instead."))
         _finish(room, game, Game.Result.NONE, Game.Termination.ABORTED)
-        log_line(room, f"{game.name_of(Side(side))} aborted the game.")
+        log_line(
+            room, gettext_noop("%(name)s aborted the game."), {"name": game.name_of(Side(side))}
+        )
         _changed(room, game, "abort")
     return room
 
@@ -283,35 +306,47 @@ def room_abort(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
 def room_offer(*, public_id: str, viewer: Viewer, kind: str, version: int | None) -> Room:
     """Offer a draw, ask for a take-back or propose a rematch; the opponent answers."""
     if kind not in OFFER_KINDS:
-        raise RoomError("Unknown offer.")
+        raise RoomError(_("Unknown offer."))
     with transaction.atomic():
         room, game = _lock(public_id)
-        side = _seated(game, viewer, f"offer {OFFER_NAMES[kind]}")
+        side = _seated(
+            game, viewer, _("Only the two players can make offers; you are watching this game.")
+        )
         games.check_version(game, version)
         if not _both_seated(game):
-            raise Conflict("Nobody has taken the other seat yet.")
+            raise Conflict(_("Nobody has taken the other seat yet."))
         pending = getattr(room, f"{kind}_offer")
         if pending == side:
-            raise Conflict(f"You already offered {OFFER_NAMES[kind]}: wait for the answer.")
+            raise Conflict(
+                _("You already offered %(offer)s: wait for the answer.")
+                % {"offer": OFFER_NAMES[kind]}
+            )
         if pending:
-            raise Conflict(f"Your opponent already offers {OFFER_NAMES[kind]}: answer it instead.")
+            raise Conflict(
+                _("Your opponent already offers %(offer)s: answer it instead.")
+                % {"offer": OFFER_NAMES[kind]}
+            )
         board = game.board()
         if kind == "rematch":
             if game.status == Game.Status.ACTIVE:
-                raise Conflict("Finish this game before proposing a rematch.")
+                raise Conflict(_("Finish this game before proposing a rematch."))
             if game.rematches.exists():
-                raise Conflict("The rematch has already started.")
+                raise Conflict(_("The rematch has already started."))
         else:
             games.check_active(game)
             if room.declined.get(f"{kind}:{side}") == len(board.move_stack):
                 raise Conflict(
-                    f"Your opponent declined {OFFER_NAMES[kind]}: "
-                    "you can ask again after the next move."
+                    _("Your opponent declined %(offer)s: you can ask again after the next move.")
+                    % {"offer": OFFER_NAMES[kind]}
                 )
             if kind == "takeback" and takeback_start(board, Side(side).player) is None:
-                raise Conflict("You have not drawn anything to take back yet.")
+                raise Conflict(_("You have not drawn anything to take back yet."))
         setattr(room, f"{kind}_offer", side)
-        log_line(room, f"{game.name_of(Side(side))} offers {OFFER_NAMES[kind]}.")
+        log_line(
+            room,
+            gettext_noop("%(name)s offers %(offer)s."),
+            {"name": game.name_of(Side(side)), "offer": kind},
+        )
         _changed(room, game, "offer")
     return room
 
@@ -321,29 +356,39 @@ def room_answer(
 ) -> Room:
     """Accept or decline the opponent's pending offer; return the room to show next."""
     if kind not in OFFER_KINDS:
-        raise RoomError("Unknown offer.")
+        raise RoomError(_("Unknown offer."))
     with transaction.atomic():
         room, game = _lock(public_id)
-        side = _seated(game, viewer, "answer offers")
+        side = _seated(
+            game, viewer, _("Only the two players can answer offers; you are watching this game.")
+        )
         games.check_version(game, version)
         offerer = getattr(room, f"{kind}_offer")
         if not offerer:
-            raise Conflict(f"There is no offer of {OFFER_NAMES[kind]} to answer.")
+            raise Conflict(
+                _("There is no offer of %(offer)s to answer.") % {"offer": OFFER_NAMES[kind]}
+            )
         if offerer == side:
-            raise Conflict("You cannot answer your own offer.")
+            raise Conflict(_("You cannot answer your own offer."))
         setattr(room, f"{kind}_offer", "")
         name = game.name_of(Side(side))
         board = game.board()
         if not accept:
             if kind != "rematch":
                 room.declined = {**room.declined, f"{kind}:{offerer}": len(board.move_stack)}
-            log_line(room, f"{name} declined {OFFER_NAMES[kind]}.")
+            log_line(
+                room, gettext_noop("%(name)s declined %(offer)s."), {"name": name, "offer": kind}
+            )
             _changed(room, game, "offer")
             return room
         if kind == "draw":
             games.check_active(game)
             _finish(room, game, Game.Result.DRAW, Game.Termination.AGREED)
-            log_line(room, f"{name} accepted the draw: the game is drawn by agreement.")
+            log_line(
+                room,
+                gettext_noop("%(name)s accepted the draw: the game is drawn by agreement."),
+                {"name": name},
+            )
             _changed(room, game, "draw")
             return room
         if kind == "takeback":
@@ -352,7 +397,7 @@ def room_answer(
             _changed(room, game, "takeback")
             return room
         new_room = _rematch(room, game)
-        log_line(room, f"{name} accepted the rematch.")
+        log_line(room, gettext_noop("%(name)s accepted the rematch."), {"name": name})
         _changed(room, game, "rematch")
         return new_room
 
@@ -360,13 +405,14 @@ def room_answer(
 def _take_back(room: Room, game: Game, requester: str) -> None:
     start = takeback_start(game.board(), Side(requester).player)
     if start is None:
-        raise Conflict("There is nothing to take back.")
+        raise Conflict(_("There is nothing to take back."))
     removed = games.take_back_to(game, start)
     room.to_move = Side.of(game.board().turn).value
     _restart_clock(room, game)
-    word = "edge" if removed == 1 else "edges"
     log_line(
-        room, f"Take-back accepted: {removed} {word} undone, {Side(room.to_move).label} to move."
+        room,
+        gettext_noop("Take-back accepted: %(edges)s undone, %(to_move)s to move."),
+        {"edges": removed, "to_move": room.to_move},
     )
 
 
@@ -383,8 +429,11 @@ def _rematch(room: Room, game: Game) -> Room:
     )
     _restart_clock(new_room, new)
     new_room.save()
-    order = "sides swapped" if swap else "same sides"
-    log_line(new_room, f"Rematch ({order}): {new.blue_name} plays Blue and moves first.")
+    if swap:
+        text = gettext_noop("Rematch (sides swapped): %(name)s plays Blue and moves first.")
+    else:
+        text = gettext_noop("Rematch (same sides): %(name)s plays Blue and moves first.")
+    log_line(new_room, text, {"name": new.blue_name})
     return new_room
 
 
@@ -392,9 +441,13 @@ def room_set_swap(*, public_id: str, viewer: Viewer, swap: bool) -> Room:
     """The host decides whether a rematch swaps who moves first."""
     with transaction.atomic():
         room, game = _lock(public_id)
-        side = _seated(game, viewer, "change the rematch setting")
+        side = _seated(
+            game,
+            viewer,
+            _("Only the two players can change the rematch setting; you are watching."),
+        )
         if side != room.host_side:
-            raise Forbidden("Only the host decides who moves first in a rematch.")
+            raise Forbidden(_("Only the host decides who moves first in a rematch."))
         if room.swap_on_rematch != swap:
             room.swap_on_rematch = swap
             _changed(room, game, "offer")
@@ -413,17 +466,19 @@ def room_chat(*, public_id: str, viewer: Viewer, text: str) -> Message:
     """A player says something; the text is stored as typed and escaped when shown."""
     text = " ".join(str(text).split())
     if not text:
-        raise RoomError("Type a message or pick a phrase.")
+        raise RoomError(_("Type a message or pick a phrase."))
     if len(text) > CHAT_MAX_LENGTH:
-        raise RoomError(f"Keep chat messages under {CHAT_MAX_LENGTH} characters.")
+        raise RoomError(_("Keep chat messages under %(n)d characters.") % {"n": CHAT_MAX_LENGTH})
     with transaction.atomic():
         room, game = _lock(public_id)
-        side = _seated(game, viewer, "chat")
+        side = _seated(
+            game, viewer, _("Only the two players can chat; you are watching this game.")
+        )
         burst, window = chat_limits()
         since = timezone.now() - timedelta(seconds=window)
         recent = room.messages.filter(author_key=viewer.key, created_at__gte=since).count()
         if recent >= burst:
-            raise TooFast("You are sending messages too fast: wait a few seconds.")
+            raise TooFast(_("You are sending messages too fast: wait a few seconds."))
         message = Message.objects.create(
             room=room,
             kind=Message.Kind.CHAT,

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.dispatch import Signal
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from dotsboxes import clock
 from dotsboxes.games import services as games
@@ -89,7 +89,10 @@ def _start_standins(room_id: int, now: datetime) -> None:
                 name = room.game.name_of(Side(side))
                 log_line(
                     room,
-                    f"{name} has not come back: the computer plays for them until they return.",
+                    gettext_noop(
+                        "%(name)s has not come back: the computer plays for them until they return."
+                    ),
+                    {"name": name},
                 )
                 changed = True
         if changed:
@@ -125,11 +128,17 @@ def _computer_move(room_id: int, now: datetime) -> str:
         event = "timeout" if timed_out and not room.standin(side) else "standin"
         if event == "timeout":
             log_line(
-                room, f"Time ran out for {name}: the computer drew {listed}.", ply=len(moves) + 1
+                room,
+                gettext_noop("Time ran out for %(name)s: the computer drew %(listed)s."),
+                {"name": name, "listed": listed},
+                ply=len(moves) + 1,
             )
         else:
             log_line(
-                room, f"The computer drew {listed} for {name}, who is away.", ply=len(moves) + 1
+                room,
+                gettext_noop("The computer drew %(listed)s for %(name)s, who is away."),
+                {"name": name, "listed": listed},
+                ply=len(moves) + 1,
             )
         _changed(room, game, event, drawn)
     return side
@@ -157,8 +166,8 @@ def _lose_on_time(room_id: int) -> str:
         winner = Side.RED if loser == Side.BLUE else Side.BLUE
         log_line(
             room,
-            _("Time ran out for %(name)s: %(winner)s wins on time.")
-            % {"name": game.name_of(loser), "winner": winner.label},
+            gettext_noop("Time ran out for %(name)s: %(winner)s wins on time."),
+            {"name": game.name_of(loser), "winner": winner.value},
         )
         _changed(room, game, "timeout")
     return loser.value

@@ -14,7 +14,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -27,20 +26,8 @@ from .errors import RoomError, StaleVersion, TooFast
 from .forms import CreateRoomForm, JoinForm
 from .identity import NAME_KEY, Viewer, ensure_token, seat_of, viewer_from_request
 from .models import Room
-from .presenters import lobby_rooms, room_view
+from .presenters import CHAT_PRESET_LABELS, lobby_rooms, room_view
 from .push import render_room, rendered_for
-
-# The chat presets are posted and stored in English (services.CHAT_PRESETS); their
-# buttons are labelled in the reader's language.
-CHAT_PRESET_LABELS = {
-    "Hello!": _("Hello!"),
-    "Good luck": _("Good luck"),
-    "Have fun": _("Have fun"),
-    "Nice move": _("Nice move"),
-    "Thanks": _("Thanks"),
-    "Good game": _("Good game"),
-    "Oops": _("Oops"),
-}
 
 
 def _room(public_id: str) -> Room:

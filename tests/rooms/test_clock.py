@@ -14,6 +14,7 @@ from dotsboxes.games.models import Game
 from dotsboxes.rooms import presence, ticker
 from dotsboxes.rooms.identity import viewer_from_scope
 from dotsboxes.rooms.models import Connection, Message, Room, ServerBeat
+from dotsboxes.rooms.presenters import line_text
 from tests.rooms.conftest import act, join, open_room
 
 
@@ -50,7 +51,7 @@ def test_when_time_runs_out_the_computer_finishes_the_turn_exactly_once(timed):
     assert room.to_move == "red" and room.game.version == version + 1
     assert (room.turn_deadline - timezone.now()).total_seconds() > 28
     line = Message.objects.filter(room=room, kind="system").last()
-    assert line.text.startswith("Time ran out for Alice: the computer drew ")
+    assert line_text(line).startswith("Time ran out for Alice: the computer drew ")
     ticker.tick()  # nothing is due any more: nothing else happens
     assert fresh(timed).game.version == version + 1
 
@@ -99,7 +100,7 @@ def test_an_absent_player_is_stood_in_for_after_the_countdown(room, alice, bob):
     assert room.to_move == "blue"
     red = room.game.moves.filter(side="red")
     assert red.exists() and all(red.values_list("by_computer", flat=True))
-    texts = list(room.messages.filter(kind="system").values_list("text", flat=True))
+    texts = [line_text(m) for m in room.messages.filter(kind="system")]
     assert any("the computer plays for them" in t for t in texts)
     assert any("who is away" in t for t in texts)
     # Blue moves a safe edge; the stand-in answers on the next tick.
@@ -122,7 +123,7 @@ def test_coming_back_hands_the_seat_back_to_the_player(room, bob):
     presence.connection_open(public_id=room.game.public_id, channel_name="bob-2", viewer=viewer)
     room = fresh(room)
     assert not room.red_standin and room.red_away_deadline is None
-    assert room.messages.filter(text__contains="is back").exists()
+    assert any("is back" in line_text(m) for m in room.messages.filter(kind="system"))
 
 
 def test_sockets_of_a_server_that_stopped_beating_are_purged(room):

@@ -15,6 +15,7 @@ from dotsboxes.accounts.models import RatingChange
 from dotsboxes.games.models import Game
 from dotsboxes.rooms import presence, ticker
 from dotsboxes.rooms.models import Connection, Room
+from dotsboxes.rooms.presenters import line_text
 from tests.rooms.conftest import act, join, open_room
 
 DAY = timedelta(days=1)
@@ -88,7 +89,8 @@ def test_when_the_days_run_out_the_side_to_move_loses_on_time_and_nothing_is_dra
     assert list(game.moves.values_list("by_computer", flat=True)) == [False]  # only Alice's edge
     assert room.turn_deadline is None
     assert RatingChange.objects.filter(game=game).count() == 2
-    assert room.messages.filter(text="Time ran out for bob: Blue wins on time.").exists()
+    lines = [line_text(m) for m in room.messages.filter(kind="system")]
+    assert "Time ran out for bob: Blue wins on time." in lines
     page = alice.get(room.get_absolute_url()).content.decode()
     assert "wins on time" in page
     version = game.version
@@ -149,4 +151,5 @@ def test_two_clocks_racing_for_the_same_deadline_end_the_game_once(django_db_blo
     assert sorted(lost) == ["", "blue"]  # one clock ended it, the other found nothing due
     assert game.version == version + 1 and game.termination == "time"
     assert RatingChange.objects.filter(game=game).count() == 2
-    assert fresh(room).messages.filter(text__startswith="Time ran out").count() == 1
+    lines = [line_text(m) for m in fresh(room).messages.filter(kind="system")]
+    assert sum(line.startswith("Time ran out") for line in lines) == 1
