@@ -24,7 +24,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
-from dotsboxes.rules import Board, Edge
+from dotsboxes.rules import Board, Edge, Player
 
 from .hints import Hint, reason_text
 from .models import Game, Side
@@ -108,6 +108,7 @@ class Panel:
     def log_html(self) -> str:
         """The turn log's list items, newest last."""
         last = len(self.turns)
+        names = {side: player_name(side) for side in Player}  # once, not once a line
         return format_html_join(
             "\n",
             '<li class="log-turn log-{0}{1}" value="{2}"><span class="swatch swatch-{0}" '
@@ -119,7 +120,7 @@ class Panel:
                     " log-last" if t.number == last else "",
                     t.number,
                     t.player.name[0],
-                    player_name(t.player),
+                    names[t.player],
                     t.text,
                     format_html(' <span class="log-claims">+{}</span>', t.claimed)
                     if t.claimed

@@ -9,6 +9,7 @@ bottom-left box, ``a1-a2`` its left side.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 from .errors import InvalidEdgeError
@@ -61,6 +62,10 @@ class Edge(NamedTuple):
         """
         if not isinstance(text, str):
             raise InvalidEdgeError(f"an edge is written as two dots like 'a1-b1', not {text!r}")
+        return _parse_edge(text)  # (a stored game is read back from its edges' names)
+
+    @classmethod
+    def _parse(cls, text: str) -> Edge:
         match = _EDGE_RE.match(text.lower())
         if not match:
             raise InvalidEdgeError(
@@ -102,12 +107,26 @@ class Edge(NamedTuple):
         return all(0 <= x <= MAX_BOXES and 0 <= y <= MAX_BOXES for x, y in self.dots)
 
     def __str__(self) -> str:
-        if not self.has_name:
-            return f"Edge({self.x}, {self.y}, horizontal={self.horizontal})"
-        (x1, y1), (x2, y2) = self.dots
-        return f"{dot_name(x1, y1)}-{dot_name(x2, y2)}"
+        return _edge_name(self)
 
     def __repr__(self) -> str:
         if not self.has_name:
             return str(self)
         return f"Edge.parse({str(self)!r})"
+
+
+@lru_cache(maxsize=512)
+def _edge_name(edge: Edge) -> str:
+    # A page names every edge of its board several times (its button, its label, the
+    # log), so each name is built once per process: there are at most 220 named edges.
+    if not edge.has_name:
+        return f"Edge({edge.x}, {edge.y}, horizontal={edge.horizontal})"
+    (x1, y1), (x2, y2) = edge.dots
+    return f"{dot_name(x1, y1)}-{dot_name(x2, y2)}"
+
+
+@lru_cache(maxsize=1024)
+def _parse_edge(text: str) -> Edge:
+    # Errors are not cached (lru_cache keeps only returned values), so the cache holds
+    # at most the few hundred spellings of real edges.
+    return Edge._parse(text)
