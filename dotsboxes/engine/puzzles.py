@@ -426,3 +426,54 @@ def initial_rating(board: Board, line: list[Step]) -> float:
     if choose(board, level="casual", seed=0) not in line[0].accepted:
         rating += 150
     return float(round(rating))
+
+
+#: Edges of a refutation at most (the solver's best line after a wrong move).
+REFUTATION_EDGES = 6
+
+
+def refutations(
+    board: Board, line: list[Step], *, nodes: int = NODES, table: _solver.Table | None = None
+) -> list[dict[str, dict]]:
+    """For each of the player's steps, every wrong move: boxes it loses and its refutation.
+
+    ``[{edge: {"lost": boxes, "line": [edges...]}}, ...]``, one dict per player
+    step in ``line``.  Computed when the set is built, so the trainer answers
+    a wrong click with a lookup and never runs the solver in a request.  The
+    refutation is the solver's best line after the wrong move, up to
+    :data:`REFUTATION_EDGES` edges or until the player is to move again.
+    Raises ``RuntimeError`` if the solver gives up (the build then drops the
+    puzzle).
+    """
+    out: list[dict[str, dict]] = []
+    b = board.copy(stack=False)
+    for step in line:
+        if step.player:
+            player = b.turn
+            wrong: dict[str, dict] = {}
+            for edge in b.legal_moves:
+                if edge in step.accepted:
+                    continue
+                claimed = b.claims(edge)
+                b.push(edge)
+                reply: list[str] = []
+                try:
+                    after = _solver.solve(b, max_nodes=nodes, table=table)
+                    if after is None:
+                        raise RuntimeError(f"the solver gave up after {edge}")
+                    played = claimed + after.value if b.turn is player else -after.value
+                    c = b.copy(stack=False)
+                    while not c.is_over() and len(reply) < REFUTATION_EDGES:
+                        if c.turn is player and reply:
+                            break
+                        s = _solver.solve(c, max_nodes=nodes, table=table)
+                        if s is None:
+                            break
+                        reply.append(str(s.best[0]))
+                        c.push(s.best[0])
+                finally:
+                    b.pop()
+                wrong[str(edge)] = {"lost": (step.value - played) // 2, "line": reply}
+            out.append(wrong)
+        b.push(step.edge)
+    return out
