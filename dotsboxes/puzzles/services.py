@@ -26,6 +26,8 @@ from .models import Puzzle, PuzzleAttempt, PuzzleRating
 STATE_KEY = "puzzle_state"
 RATING_KEY = "puzzle_rating"  # an anonymous player's rating: [rating, deviation, volatility]
 STREAK_KEY = "puzzle_streak"
+#: Streak mode picks among puzzles within this many points of the lowest one left.
+STREAK_STEP = 40.0
 #: Puzzles served are drawn at random among this many nearest the player's rating.
 NEAREST = 12
 
@@ -62,14 +64,12 @@ def player_rating(who: Who) -> Glicko2:
     return Glicko2(*stored) if stored else Glicko2()
 
 
-def puzzle_near(rating: float, *, exclude: set[int] = frozenset(), above: float | None = None):
+def puzzle_near(rating: float, *, exclude: set[int] = frozenset()) -> Puzzle | None:
     """A visible puzzle near ``rating`` (random among the nearest), not in ``exclude``.
 
-    ``above``: only puzzles rated above it (streak mode climbs).  ``None`` if none left.
+    ``None`` if none is left.
     """
     qs = Puzzle.objects.filter(hidden=False).exclude(pk__in=exclude)
-    if above is not None:
-        qs = qs.filter(rating__gt=above)
     ordered = qs.annotate(gap=Abs(F("rating") - rating)).order_by("gap", "pk")
     nearest = list(ordered.values_list("pk", flat=True)[:NEAREST])
     if not nearest:
@@ -247,14 +247,21 @@ def streak_state(session) -> dict:
 
 
 def streak_next(session) -> Puzzle | None:
-    """The streak's next puzzle: the nearest rated above the last one solved (unrated)."""
+    """The streak's next puzzle: among the lowest rated above the last one solved.
+
+    A random one of those within :data:`STREAK_STEP` of the lowest, so streaks
+    differ but climb.  Streak puzzles are not rated.  ``None`` when none is left.
+    """
     streak = streak_state(session)
-    above = streak["above"]
-    puzzle = puzzle_near(
-        (above or 1000.0) + 1, exclude=set(streak["seen"]), above=above
-    ) or puzzle_near(1500.0, exclude=set(streak["seen"]))
-    if puzzle is not None:
-        session[STREAK_KEY] = {**streak, "seen": [*streak["seen"], puzzle.pk][-200:]}
+    qs = Puzzle.objects.filter(hidden=False).exclude(pk__in=streak["seen"])
+    if streak["above"] is not None:
+        qs = qs.filter(rating__gt=streak["above"])
+    lowest = qs.order_by("rating").values_list("rating", flat=True).first()
+    if lowest is None:
+        return None
+    ids = list(qs.filter(rating__lte=lowest + STREAK_STEP).values_list("pk", flat=True))
+    puzzle = Puzzle.objects.get(pk=random.choice(ids))
+    session[STREAK_KEY] = {**streak, "seen": [*streak["seen"], puzzle.pk][-500:]}
     return puzzle
 
 

@@ -52,7 +52,8 @@ def streak(request: HttpRequest) -> HttpResponse:
         return redirect("puzzles:puzzle", state["id"])
     puzzle = services.streak_next(request.session)
     if puzzle is None:
-        return render(request, "puzzles/none.html")
+        streak = services.streak_state(request.session)
+        return render(request, "puzzles/none.html", {"streak": streak})
     request.session.pop(services.STATE_KEY, None)
     services.start(request.session, puzzle, streak=True)
     return redirect("puzzles:puzzle", puzzle.pk)
@@ -84,7 +85,7 @@ def puzzle(request: HttpRequest, pk: int) -> HttpResponse:
                 who=who,
                 puzzle=item,
                 step_text=request.POST.get("step", ""),
-                edge_text=request.POST.get("edge", ""),
+                edge_text=_edge_field(request),
             )
             result = outcome.__dict__
         if not request.htmx:
@@ -98,6 +99,15 @@ def puzzle(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx and request.method == "POST":
         template += "#trainer"
     return render(request, template, _context(request, who, item, result))
+
+
+def _edge_field(request: HttpRequest) -> str:
+    """The edge posted: a board button's value, else the typed one.
+
+    Without JavaScript the form posts both the clicked button and the (empty)
+    text field, both named ``edge``: the first one with a value is the answer.
+    """
+    return next((v for v in request.POST.getlist("edge") if v.strip()), "")
 
 
 def _context(request: HttpRequest, who, item: Puzzle, result: dict | None) -> dict:

@@ -18,8 +18,14 @@ DECLINE = [
 ]  # fmt: skip
 
 
-def make_puzzle(moves: list[str], *, rating: float = 1500.0) -> Puzzle:
-    board = Board(4, 2)
+#: A lone opened 4-chain on a 4 x 1 board: take all four.
+TAKE_ALL = ["a1-b1", "b1-c1", "c1-d1", "d1-e1", "a2-b2", "b2-c2", "c2-d2", "d2-e2", "a1-a2"]
+
+
+def make_puzzle(
+    moves: list[str], *, width: int = 4, height: int = 2, rating: float = 1500.0
+) -> Puzzle:
+    board = Board(width, height)
     edges = [Edge.parse(m) for m in moves]
     for edge in edges:
         board.push(edge)

@@ -144,7 +144,9 @@ def test_streak_mode_counts_solved_puzzles_and_one_miss_ends_it(alice, decline_p
     page = _solve(alice, decline_puzzle, follow=True).content.decode()
     assert "Streak: 1 puzzle solved so far." in page
     assert not PuzzleAttempt.objects.exists()  # streak puzzles are not rated
-    # The next streak puzzle must be rated higher: none is left, so any visible one.
+    # The next streak puzzle must be rated higher: none is left.
+    page = alice.get(reverse("puzzles:streak")).content.decode()
+    assert "No harder puzzle is left: your streak ends at 1 puzzle." in page
     alice.post(reverse("puzzles:streak"))  # start again
     response = alice.get(reverse("puzzles:streak"))
     alice.get(response.url)
@@ -162,3 +164,12 @@ def test_puzzle_moves_are_throttled(alice, decline_puzzle, rate_limits):
     alice.get(_url(decline_puzzle))
     codes = [_move(alice, decline_puzzle, "", HTTP_HX_REQUEST="true").status_code for _ in range(4)]
     assert codes[:3] == [200, 200, 200] and codes[3] == 429
+
+
+def test_a_board_button_posted_with_the_empty_typed_field_counts_as_the_answer(
+    alice, decline_puzzle
+):
+    # What a browser without JavaScript sends: the clicked button and the text field.
+    alice.get(_url(decline_puzzle))
+    response = alice.post(_url(decline_puzzle), {"edge": ["e1-e2", ""], "step": "0"}, follow=True)
+    assert "Right: e1-e2." in response.content.decode()
