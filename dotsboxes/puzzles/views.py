@@ -88,6 +88,7 @@ def puzzle(request: HttpRequest, pk: int) -> HttpResponse:
                 edge_text=_edge_field(request),
             )
             result = outcome.__dict__
+            item.refresh_from_db()  # the attempt may have moved the puzzle's rating
         if not request.htmx:
             request.session[RESULT_KEY] = {"id": item.pk, "result": result}
             return redirect(reverse("puzzles:puzzle", args=[item.pk]) + "#answer")

@@ -57,6 +57,7 @@ def test_the_right_edge_solves_the_puzzle_and_raises_both_sides_ratings(alice, d
     attempt = PuzzleAttempt.objects.get()
     assert attempt.solved and attempt.rating_after > attempt.rating_before
     decline_puzzle.refresh_from_db()
+    assert f"This puzzle: {round(decline_puzzle.rating)}." in last.content.decode()
     assert decline_puzzle.attempts == 1 and decline_puzzle.solved == 1
     assert decline_puzzle.rating < 1500  # the puzzle lost its game
     assert services.player_rating(services.Who(None, alice.session)).rating > 1500
