@@ -9,8 +9,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from dotsboxes import throttle
-from dotsboxes.games.presenters import player_name
-from dotsboxes.guide.boards import clickable, diagram
+from django.utils.safestring import mark_safe
+
+from dotsboxes.games.presenters import board_svg, player_name
+from dotsboxes.guide.boards import diagram
 from dotsboxes.rules import Edge
 
 from . import services
@@ -133,10 +135,11 @@ def _context(request: HttpRequest, who, item: Puzzle, result: dict | None) -> di
     last = []
     if result and result.get("correct"):
         last = [Edge.parse(e) for e in [result["edge"], *result["replies"]]]
-    if done:
-        context["svg"] = diagram(board, last_turn=last, title=title)
-    else:
-        context["pick"] = clickable(board, title=title)
+    # The play page's board: one tab stop, arrow keys and Enter (static/js/board.js),
+    # each free edge a named button for screen readers; the typed field and the list
+    # of edges below it are the same answer without JavaScript.
+    context["svg"] = mark_safe(board_svg(board, interactive=not done, last_turn=last, title=title))
+    context["legal"] = [] if done else [str(e) for e in board.legal_moves]
     if result and result.get("edge") and not result.get("correct") and not result.get("error"):
         after = services.board_at(item, state["step"])
         after.push(Edge.parse(result["edge"]))

@@ -71,10 +71,11 @@ def test_a_wrong_edge_shows_the_refutation_and_the_player_retries(
     screenshot("retried-1280")
 
 
-def test_keyboard_alone_answers_a_puzzle(live_server, page, decline):
+def test_keyboard_alone_answers_a_puzzle_as_on_the_play_page(live_server, page, decline):
     page.goto(live_server.url + f"/puzzles/{decline.pk}/")
-    button = page.get_by_role("button", name="Draw e1-e2", exact=True)
-    button.focus()
+    page.get_by_role("button", name="Draw d1-d2", exact=True).focus()
+    page.keyboard.press("ArrowRight")  # arrow keys move between the board's edges
+    expect(page.get_by_role("button", name="Draw e1-e2", exact=True)).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("verdict")).to_contain_text("Right: e1-e2.")
 
@@ -102,6 +103,7 @@ def test_the_daily_puzzle_on_the_home_page_opens_the_trainer_without_javascript(
     page = context.new_page()
     page.goto(live_server.url + "/")
     page.get_by_test_id("daily-puzzle").click()
-    page.get_by_role("button", name="Draw e1-e2", exact=True).click()
+    page.get_by_text("Edges you can draw").click()
+    page.get_by_role("button", name="e1-e2", exact=True).click()
     expect(page.get_by_test_id("verdict")).to_contain_text("Right: e1-e2.")
     context.close()
