@@ -5,12 +5,11 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from dotsboxes import throttle
-from django.utils.safestring import mark_safe
-
 from dotsboxes.games.presenters import board_svg, player_name
 from dotsboxes.guide.boards import diagram
 from dotsboxes.rules import Edge
