@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dotsboxes.engine import puzzles
+from dotsboxes.engine import annotate, puzzles
+from dotsboxes.engine.analysis import analyse
 from dotsboxes.engine.solver import close_moves, move_values
 from dotsboxes.rules import Board, Edge, Player
 
@@ -98,3 +99,71 @@ def test_candidates_from_a_seed_game_are_reproducible_and_each_has_one_to_three_
     for _, puzzle in first:
         assert 1 <= len(puzzle.themes) <= 3
         assert set(puzzle.themes) <= set(puzzles.THEMES)
+
+
+def _seed_position(width: int, height: int, seed: int, ply: int) -> Board:
+    """A position of a seed game (the shipped set's source), rebuilt move by move."""
+    return _board(width, height, [str(e) for e in puzzles.selfplay(width, height, seed)[:ply]])
+
+
+def _after(board: Board, edge: Edge) -> Board:
+    after = board.copy()
+    after.push(edge)
+    return after
+
+
+def test_opening_a_loop_while_a_long_chain_waits_is_loop_before_chain():
+    board = _seed_position(4, 4, 1, 27)
+    puzzle = puzzles.find(board)
+    answer = puzzle.line[0].edge
+    parts = analyse(board).components
+    opened = next(c for c in parts if answer in c.edges)
+    assert opened.kind == "loop"
+    assert any(c.kind == "chain" and c.is_long for c in parts)
+    assert not analyse(board).safe_edges
+    assert puzzle.themes == ["loop-before-chain"]
+
+
+def test_declining_a_loop_leaves_two_double_crosses_all_but_four():
+    board = _seed_position(4, 4, 2, 24)
+    puzzle = puzzles.find(board)
+    b = board.copy()
+    dd = None
+    for step in puzzle.line:
+        if step.player and annotate.is_double_deal(b, step.edge):
+            dd = (b.copy(), step.edge)
+        b.push(step.edge)
+    assert dd is not None
+    after = _after(*dd)
+    assert sum(1 for e in after.legal_moves if after.claims(e) == 2) == 2
+    assert "all-but-four" in puzzle.themes and "all-but-two" not in puzzle.themes
+
+
+def test_giving_a_box_away_while_safe_edges_are_left_is_a_sacrifice():
+    board = _seed_position(3, 3, 4, 11)
+    puzzle = puzzles.find(board)
+    answer = puzzle.line[0].edge
+    assert analyse(board).safe_edges  # a quiet move was there to be played
+    assert not board.claims(answer)
+    assert 3 in [_after(board, answer).sides(b) for b in board.edge_boxes(answer)]
+    assert "sacrifice" in puzzle.themes
+    # The sacrifice wins the long-chain fight: the player ends in control.
+    assert "control" in puzzle.themes
+
+
+def test_changing_the_number_of_long_chains_in_ones_favour_is_counting():
+    board = _seed_position(3, 3, 8, 9)
+    puzzle = puzzles.find(board)
+    answer = puzzle.line[0].edge
+    before, after = analyse(board), analyse(_after(board, answer))
+    assert before.safe_edges
+    assert after.long_chains != before.long_chains
+    assert before.favoured is not board.turn and after.favoured is board.turn
+    assert "counting" in puzzle.themes
+
+
+def test_a_puzzle_never_has_more_than_three_themes_in_the_preferred_order():
+    board = _seed_position(4, 4, 2, 24)
+    themes = puzzles.find(board).themes
+    assert len(themes) <= puzzles.MAX_THEMES
+    assert themes == sorted(themes, key=puzzles.THEMES.index)
