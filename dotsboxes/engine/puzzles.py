@@ -17,7 +17,8 @@ move of the family is accepted as the answer.
 
 The **line**: after the player's move, the solver's best reply (the first
 best move in board order, so the line is the same every time) is played, and
-the player must again find a unique best move.  Extra moves after a claim
+the player must again find a unique best move.  A step answered by a family of
+several moves ends the line (the replies stored follow its first move only).  Extra moves after a claim
 belong to the same turn and are asked for in the same way.  The line ends when
 no move is unique, the game ends, or after :data:`MAX_PLAYER_MOVES` of the
 player's moves (at the end of that turn), so that a long capture does not
@@ -45,7 +46,7 @@ MAX_PLAYER_MOVES = 8
 #: Solver nodes per position of a candidate (more than this: not a puzzle, skip it).
 NODES = 200_000
 #: Bump when the meaning of the output changes (stored puzzles record it).
-VERSION = 1
+VERSION = 2
 
 #: Theme slugs in the order they are preferred when more than three fit.
 THEMES = (
@@ -169,6 +170,10 @@ def find_line(
             edge = solution.best[0]
             line.append(Step(True, edge, solution.best, solution.value))
             player_moves += 1
+            if len(solution.best) > 1:
+                # Any move of the family is right, but the replies stored are the ones
+                # to the first: a family's step must be the line's last.
+                break
         else:
             solution = _solver.solve(b, max_nodes=nodes, table=table)
             if solution is None:

@@ -64,6 +64,13 @@ def test_the_shipped_set_has_every_theme_and_sizes_3x3_to_5x5_mostly_5x5():
     assert len({r["position_key"] for r in records}) == len(records)
 
 
+def test_a_step_with_several_right_moves_is_always_the_last_of_its_puzzle():
+    # The replies stored follow the first right move only: after a twin they would not fit.
+    for rec in build.read():
+        player_steps = [s for s in rec["line"] if s["player"]]
+        assert all(len(s["accepted"]) == 1 for s in player_steps[:-1]), rec["position_key"]
+
+
 def test_the_seed_build_is_reproducible_and_gives_the_shipped_records():
     # The first 4 x 4 seeds again, from nothing: the same records as the shipped file's.
     rebuilt = build.seed_set({(4, 4): 6})
