@@ -18,8 +18,9 @@ move of the family is accepted as the answer.
 The **line**: after the player's move, the solver's best reply (the first
 best move in board order, so the line is the same every time) is played, and
 the player must again find a unique best move.  A step answered by a family of
-several moves ends the line (the replies stored follow its first move only).  Extra moves after a claim
-belong to the same turn and are asked for in the same way.  The line ends when
+several moves ends the line (the replies stored follow its first move only).
+Extra moves after a claim belong to the same turn and are asked for in the
+same way.  The line ends when
 no move is unique, the game ends, or after :data:`MAX_PLAYER_MOVES` of the
 player's moves (at the end of that turn), so that a long capture does not
 become a chore.  A line is only kept if it asks for a real decision: a move
