@@ -174,3 +174,20 @@ def test_a_board_button_posted_with_the_empty_typed_field_counts_as_the_answer(
     alice.get(_url(decline_puzzle))
     response = alice.post(_url(decline_puzzle), {"edge": ["e1-e2", ""], "step": "0"}, follow=True)
     assert "Right: e1-e2." in response.content.decode()
+
+
+def test_the_trainer_reads_in_chinese_with_no_english_left(decline_puzzle):
+    from django.test import Client
+
+    from tests.i18n.test_language import ZH, english_words
+
+    client = Client()
+    pages = [client.get(_url(decline_puzzle) + "?themes=1", **ZH)]
+    pages.append(
+        client.post(_url(decline_puzzle), {"edge": "d1-d2", "step": "0"}, follow=True, **ZH)
+    )
+    pages.append(client.get(reverse("puzzles:history"), **ZH))
+    for response in pages:
+        html = response.content.decode()
+        assert "让双" in html or "做题记录" in html
+        assert english_words(html) == []
