@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
+from dotsboxes.puzzles import build
 from dotsboxes.puzzles.models import Puzzle, ScannedGame
 from tests.gamefactory import played_game
 
@@ -26,7 +27,7 @@ def test_loading_the_shipped_set_again_keeps_ratings_and_the_hidden_flag():
     Puzzle.objects.filter(pk=puzzle.pk).update(rating=1777, hidden=True, attempts=3)
     count = Puzzle.objects.count()
     out = _run("--no-games")
-    assert "shipped set: 0 new, 0 updated" in out
+    assert "shipped set: 0 new, 0 updated, 0 retired" in out
     puzzle.refresh_from_db()
     assert (puzzle.rating, puzzle.hidden, puzzle.attempts) == (1777, True, 3)
     assert Puzzle.objects.count() == count
@@ -62,3 +63,13 @@ def test_the_admin_lists_statistics_and_hides_puzzles(client):
     assert Puzzle.objects.filter(pk__in=ids, hidden=True).count() == 2
     detail = client.get(reverse("admin:puzzles_puzzle_change", args=[ids[0]]))
     assert detail.status_code == 200 and "self-play seed" in detail.content.decode()
+
+
+def test_a_seed_puzzle_dropped_from_the_file_is_hidden_not_deleted(decline_puzzle):
+    # decline_puzzle is a seed puzzle the shipped file does not hold.
+    Puzzle.objects.update(hidden=False)
+    out = _run("--no-games")
+    assert "1 retired" in out
+    decline_puzzle.refresh_from_db()
+    assert decline_puzzle.hidden
+    assert Puzzle.objects.filter(hidden=False).count() == len(build.read())

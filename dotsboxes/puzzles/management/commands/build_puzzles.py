@@ -4,7 +4,8 @@
   puzzles keep their ratings and statistics), then look through finished site
   games not looked at before and add their puzzles;
 * ``--rebuild``: first rebuild the data file from the self-play seeds
-  (reproducible: the same targets give the same file);
+  (reproducible: the same targets give the same file); seed puzzles no longer
+  in the file are hidden (their attempts stay);
 * ``--games N``: at most N site games per run (default 200); ``--no-games``: none.
 
 Run it with ``nice``: it is solver work.  Cron it to let the set grow as games are played.
@@ -47,9 +48,17 @@ class Command(BaseCommand):
                 f"wrote {len(records)} puzzles to {build.DATA} "
                 f"in {time.perf_counter() - started:.1f} s"
             )
+        records = build.read()
         with transaction.atomic():
-            created, updated = build.load(build.read(), Puzzle)
-        self.stdout.write(f"shipped set: {created} new, {updated} updated")
+            created, updated = build.load(records, Puzzle)
+            # A rebuilt file can drop a seed puzzle (a rule changed): stop serving it,
+            # but keep its row, its attempts and the players' histories.
+            retired = (
+                Puzzle.objects.filter(source=Puzzle.Source.SELFPLAY, hidden=False)
+                .exclude(position_key__in=[r["position_key"] for r in records])
+                .update(hidden=True)
+            )
+        self.stdout.write(f"shipped set: {created} new, {updated} updated, {retired} retired")
         if not options["no_games"]:
             self.scan_games(options["games"])
 
