@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from dotsboxes.puzzles.models import Puzzle
+from tests.browser.conftest import ARTIFACTS
 from tests.puzzles.conftest import DECLINE, TAKE_ALL, make_puzzle
 
 pytestmark = pytest.mark.browser
@@ -106,4 +107,22 @@ def test_the_daily_puzzle_on_the_home_page_opens_the_trainer_without_javascript(
     page.get_by_text("Edges you can draw").click()
     page.get_by_role("button", name="e1-e2", exact=True).click()
     expect(page.get_by_test_id("verdict")).to_contain_text("Right: e1-e2.")
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_a_shipped_five_by_five_puzzle_fits_the_screen(live_server, browser, width):
+    from dotsboxes.puzzles import build
+
+    rec = next(r for r in build.read() if r["width"] == 5 and len(r["line"]) > 1)
+    if not Puzzle.objects.filter(position_key=rec["position_key"]).exists():
+        build.load([rec], Puzzle)  # a live-server test starts from an emptied database
+    puzzle = Puzzle.objects.get(position_key=rec["position_key"])
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(live_server.url + f"/puzzles/{puzzle.pk}/")
+    expect(page.get_by_role("heading", name="to move: find the best move.")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"puzzle-5x5-{width}.png"), full_page=True)
     context.close()
