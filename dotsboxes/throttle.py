@@ -59,6 +59,7 @@ DEFAULT_RATES = {
     "computer_game": ("20/10m", "60/10m"),  # new games and imports against the computer
     "analysis": ("10/10m", "30/10m"),
     "socket": ("30/m", "120/m"),  # WebSocket handshakes
+    "puzzle": ("60/m", "180/m"),  # puzzle moves (each is a database write)
 }
 
 

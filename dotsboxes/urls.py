@@ -17,5 +17,6 @@ urlpatterns = [
     path("reports/", include("dotsboxes.reports.urls")),
     path("notifications/", include("dotsboxes.notifications.urls")),
     path("analysis/", include("dotsboxes.analysis.urls")),
+    path("puzzles/", include("dotsboxes.puzzles.urls")),
     path("admin/", admin.site.urls),
 ]

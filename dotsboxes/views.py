@@ -5,10 +5,14 @@ from __future__ import annotations
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from dotsboxes import clock
+from dotsboxes.games.presenters import player_name
+from dotsboxes.guide.boards import diagram
 from dotsboxes.notifications import services as notifications
+from dotsboxes.puzzles import services as puzzles
 
 
 @require_GET
@@ -16,6 +20,12 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {}
     if request.user.is_authenticated:
         context = {"turns": notifications.your_turn(request.user.pk), "now": clock.now()}
+    daily = puzzles.daily_puzzle(clock.now().date())
+    if daily is not None:
+        board = puzzles.board_at(daily, 0)
+        context["daily"] = daily
+        context["daily_svg"] = diagram(board, title=gettext("The daily puzzle"))
+        context["daily_turn"] = player_name(board.turn)
     return render(request, "pages/home.html", context)
 
 

@@ -29,7 +29,7 @@ def test_home_page_offers_every_section(db, client):
         assert client.get(url).status_code == 200
 
 
-def test_every_page_carries_csrf_for_htmx_and_serves_htmx_locally(client):
+def test_every_page_carries_csrf_for_htmx_and_serves_htmx_locally(db, client):
     html = client.get(reverse("home")).content.decode()
     assert 'hx-headers=\'{"x-csrftoken":' in html
     scripts = re.findall(r'<script[^>]* src="([^"]+)"', html)
