@@ -40,3 +40,13 @@ def reject_control_characters(value: object) -> None:
     char = first_control_character(str(value))
     if char is not None:
         raise ValidationError(control_character_message(char), code="control_character")
+
+
+def posted_edge(data) -> str:
+    """The edge a form posted: a board button's value, else the typed one.
+
+    Without JavaScript a board's edge buttons and its "type the edge" field share one
+    form and one name, so a click posts the button's value and the empty field
+    (``edge=e3-e4&edge=``): the first value that is not blank is the answer.
+    """
+    return next((v for v in data.getlist("edge") if v.strip()), "").strip()

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from dotsboxes.games.presenters import edge_error, outcome_text, player_name
 from dotsboxes.rules import Board, RulesError, parse_record
+from dotsboxes.text import posted_edge
 
 from . import progress as progress_store
 from .answers import move_values
@@ -121,7 +122,7 @@ def _build_step(request: HttpRequest, exercise: Exercise, data) -> tuple[dict | 
             "lost": 0,
         }, ""
     else:
-        text = (data.get("edge") or "").strip()
+        text = posted_edge(data)
         try:
             edge = board.parse_edge(text)
         except RulesError as exc:
@@ -140,7 +141,7 @@ def _build_step(request: HttpRequest, exercise: Exercise, data) -> tuple[dict | 
 def _check(exercise: Exercise, data) -> tuple[dict | None, str]:
     """Check one submitted answer; return (result, error message)."""
     if exercise.kind == "edge":
-        text = (data.get("edge") or "").strip()
+        text = posted_edge(data)
         if not text:
             return None, gettext("Click an edge on the board, or type one like a1-b1.")
         try:

@@ -13,6 +13,7 @@ from dotsboxes import throttle
 from dotsboxes.games.presenters import board_svg, player_name
 from dotsboxes.guide.boards import diagram
 from dotsboxes.rules import Edge
+from dotsboxes.text import posted_edge
 
 from . import services
 from .models import Puzzle
@@ -86,7 +87,7 @@ def puzzle(request: HttpRequest, pk: int) -> HttpResponse:
                 who=who,
                 puzzle=item,
                 step_text=request.POST.get("step", ""),
-                edge_text=_edge_field(request),
+                edge_text=posted_edge(request.POST),
             )
             result = outcome.__dict__
             item.refresh_from_db()  # the attempt may have moved the puzzle's rating
@@ -101,15 +102,6 @@ def puzzle(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx and request.method == "POST":
         template += "#trainer"
     return render(request, template, _context(request, who, item, result))
-
-
-def _edge_field(request: HttpRequest) -> str:
-    """The edge posted: a board button's value, else the typed one.
-
-    Without JavaScript the form posts both the clicked button and the (empty)
-    text field, both named ``edge``: the first one with a value is the answer.
-    """
-    return next((v for v in request.POST.getlist("edge") if v.strip()), "")
 
 
 def _context(request: HttpRequest, who, item: Puzzle, result: dict | None) -> dict:

@@ -47,6 +47,13 @@ def test_a_typed_edge_in_either_dot_order_is_read(alice):
     assert "Right: e3-e4" in html
 
 
+def test_a_clicked_board_edge_counts_beside_the_empty_typed_field(alice):
+    # Without JavaScript the clicked slot and the blank "type the edge" field post
+    # the same name; the blank one came last and the answer was lost.
+    html = answer(alice, "leave-two", edge=["e3-e4", ""]).content.decode()
+    assert "Right: e3-e4" in html
+
+
 @pytest.mark.parametrize(
     ("edge", "message"),
     [
