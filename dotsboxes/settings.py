@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "dotsboxes.leases",
     "axes",  # sign-in lock-outs after repeated failures
     "dotsboxes.analysis",
+    "dotsboxes.api",
 ]
 
 MIDDLEWARE = [

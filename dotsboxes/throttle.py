@@ -59,6 +59,10 @@ DEFAULT_RATES = {
     "computer_game": ("20/10m", "60/10m"),  # new games and imports against the computer
     "analysis": ("10/10m", "30/10m"),
     "socket": ("30/m", "120/m"),  # WebSocket handshakes
+    # The bot API (per token's account, per address): every call, challenges, streams.
+    "api": ("300/m", "900/m"),
+    "api_challenge": ("20/10m", "60/10m"),
+    "api_stream": ("30/m", "120/m"),
 }
 
 

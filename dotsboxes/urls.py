@@ -17,5 +17,7 @@ urlpatterns = [
     path("reports/", include("dotsboxes.reports.urls")),
     path("notifications/", include("dotsboxes.notifications.urls")),
     path("analysis/", include("dotsboxes.analysis.urls")),
+    path("api/", include("dotsboxes.api.urls")),
+    path("bots/", include("dotsboxes.api.web_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,40 @@
+"""Which accounts are bots, read cheaply enough for every name a page shows.
+
+The ids of all bot accounts are few and a bot's status never changes back, so
+they are kept in the cache for a minute; a bot made since is a fresh account
+with no games yet, so no room or list could be showing it stale.  With the
+cache down the database answers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from django.core.cache import cache
+
+from .models import BotAccount
+
+logger = logging.getLogger(__name__)
+CACHE_KEY = "api:bot-ids"
+
+
+def bot_ids() -> frozenset[int]:
+    try:
+        found = cache.get(CACHE_KEY)
+    except Exception:
+        logger.warning("bot ids: cache unavailable", exc_info=True)
+        found = None
+    if found is None:
+        found = frozenset(BotAccount.objects.values_list("user_id", flat=True))
+        with contextlib.suppress(Exception):
+            cache.set(CACHE_KEY, found, timeout=60)
+    return found
+
+
+def forget() -> None:
+    """A bot was made: read the ids afresh (in this process; others within a minute)."""
+    try:
+        cache.delete(CACHE_KEY)
+    except Exception:
+        logger.warning("bot ids: cache unavailable", exc_info=True)
