@@ -92,27 +92,36 @@ class Bridge:
     # -- events -------------------------------------------------------------------
 
     def run(self) -> None:
-        """Read the event stream until told to stop (or the games asked for are played)."""
+        """Read the event stream until the games asked for are played (or for ever)."""
         me = self.api.call("/api/account")
         logger.info("connected as %s%s", me["username"], " (BOT)" if me.get("bot") else "")
+        failed: list[ApiError] = []
+        # The reader blocks on the stream, so it is a daemon thread: the process
+        # ends when the games are played, whatever the stream is doing.
+        reader = threading.Thread(target=self.read_events, args=(failed,), daemon=True)
+        reader.start()
+        while not self.done.wait(0.5):
+            if not reader.is_alive():
+                break
+        for thread in list(self.playing.values()):
+            thread.join(timeout=30)
+        if failed:
+            raise failed[0]
+
+    def read_events(self, failed: list[ApiError]) -> None:
         while not self.done.is_set():
             try:
                 for event in self.api.stream("/api/stream/event"):
                     self.on_event(event)
-                    if self.done.is_set():
-                        break
             except ApiError as exc:
                 if exc.status in (401, 403):
-                    raise
+                    failed.append(exc)
+                    return
                 logger.warning("event stream: %s; again in 2 s", exc)
                 time.sleep(2)
             except (OSError, ValueError) as exc:
-                if self.done.is_set():
-                    break
                 logger.warning("event stream broke (%s); again in 2 s", exc)
                 time.sleep(2)
-        for thread in list(self.playing.values()):
-            thread.join(timeout=30)
 
     def on_event(self, event: dict) -> None:
         kind = event.get("type")
