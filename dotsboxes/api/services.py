@@ -49,6 +49,9 @@ def bot_account_create(*, user: AbstractBaseUser) -> BotAccount:
                 _("Only an account that has not played any game can become a bot account.")
             )
         bot = BotAccount.objects.create(user=user)
+        # Forgotten now for this request's next page, and after commit for a page
+        # another request rendered (and cached) in between.
+        marks.forget()
         transaction.on_commit(marks.forget)
         return bot
 
