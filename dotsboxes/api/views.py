@@ -15,7 +15,7 @@ from django.db import connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
-from dotsboxes.games.services import ConflictError, GameError
+from dotsboxes.games.services import ConflictError, GameError, IllegalEdgeError
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.errors import Forbidden, NotFound
 from dotsboxes.rooms.models import Room
@@ -49,7 +49,8 @@ def _act(
     request: HttpRequest, user: AbstractBaseUser, public_id: str, command: Callable
 ) -> JsonResponse:
     """Run a room command for ``user``; answer the game's state, or the refusal (a
-    conflict, such as a stale version, carries the current state to resync from)."""
+    conflict, such as a stale version, and an illegal edge carry the current state to
+    resync from)."""
     _room_of(public_id, user)
     data = body(request)
     if "version" not in data:
@@ -57,7 +58,7 @@ def _act(
     viewer = services.viewer_of(user)
     try:
         command(viewer, _version(data), data)
-    except ConflictError as exc:
+    except (ConflictError, IllegalEdgeError) as exc:
         return refused(exc, state=game_state(_room_of(public_id, user), user))
     return JsonResponse({"game": game_state(_room_of(public_id, user), user)})
 

@@ -202,7 +202,7 @@ def test_an_illegal_edge_is_422_with_a_message_and_changes_nothing(bot_api, alic
     version = Game.objects.get(public_id=game_id).version
     response = bot_api.post(f"/api/game/{game_id}/move", {"edge": edge, "version": version})
     assert response.status_code == 422
-    assert response.json()["error"]
+    assert response.json()["error"] and response.json()["state"]["moves"] == ["a1-b1"]
     game = Game.objects.get(public_id=game_id)
     assert (game.version, game.moves.count()) == (version, 1)
 
