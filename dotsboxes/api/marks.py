@@ -12,29 +12,35 @@ import contextlib
 import logging
 
 from django.core.cache import cache
+from django.db import connection
 
 from .models import BotAccount
 
 logger = logging.getLogger(__name__)
-CACHE_KEY = "api:bot-ids"
+
+
+def _key() -> str:
+    # Per database: processes of one site share the entry, while test databases (and a
+    # test's live servers) that share one Redis never read each other's ids.
+    return f"api:bot-ids:{connection.settings_dict['NAME']}"
 
 
 def bot_ids() -> frozenset[int]:
     try:
-        found = cache.get(CACHE_KEY)
+        found = cache.get(_key())
     except Exception:
         logger.warning("bot ids: cache unavailable", exc_info=True)
         found = None
     if found is None:
         found = frozenset(BotAccount.objects.values_list("user_id", flat=True))
         with contextlib.suppress(Exception):
-            cache.set(CACHE_KEY, found, timeout=60)
+            cache.set(_key(), found, timeout=60)
     return found
 
 
 def forget() -> None:
     """A bot was made: read the ids afresh (in this process; others within a minute)."""
     try:
-        cache.delete(CACHE_KEY)
+        cache.delete(_key())
     except Exception:
         logger.warning("bot ids: cache unavailable", exc_info=True)

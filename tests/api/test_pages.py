@@ -142,7 +142,7 @@ def test_a_game_against_a_bot_is_unrated_unless_the_person_ticks_rated(alice, al
 
 def test_the_bot_mark_in_the_lobby_the_ratings_and_the_opponents_list(alice, alphabot):
     challenge = services.challenge_create(
-        challenger=alice, target=alphabot, width=1, height=1, rated=True
+        challenger=alice, target=alphabot, width=1, height=1, rated=True, side="blue"
     )
     room = services.challenge_accept(challenge_id=challenge.pk, user=alphabot)
     lobby = Client().get(reverse("rooms:lobby")).content.decode()
