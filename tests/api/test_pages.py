@@ -154,6 +154,8 @@ def test_the_bot_mark_in_the_lobby_the_ratings_and_the_opponents_list(alice, alp
     assert not re.search(r'alice</a> <span class="bot-badge"', ratings)
     profile = Client().get(reverse("accounts:profile", args=["alice"])).content.decode()
     assert re.search(r'against alphabot <span class="bot-badge"', profile)
+    analysis = Client().get(reverse("analysis:game", args=[room.game.public_id]))
+    assert re.search(r'against alphabot <span class="bot-badge"', analysis.content.decode())
 
 
 def test_a_signed_out_visitor_is_asked_to_sign_in_to_challenge(alphabot):

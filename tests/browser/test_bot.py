@@ -94,3 +94,26 @@ def test_a_person_challenges_the_bot_from_its_profile_and_plays_it_to_the_end(
     expect(page.locator("line.edge.drawn")).to_have_count(12)
     shot(page, "finished")
     assert bridge.wait(timeout=30) == 0
+    page.goto(site + "/accounts/alice/")
+    expect(page.locator("table.data")).to_contain_text("against alphabot BOT")
+
+
+def test_the_bot_owner_makes_a_token_sees_it_once_and_revokes_it(site_and_bot, browser):
+    site, _bridge = site_and_bot
+    page = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
+    page.goto(site + "/accounts/login/")
+    page.get_by_label("Username").fill("alphabot")
+    page.get_by_label("Password").fill("a long passphrase 42")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(site + "/accounts/alphabot/")
+    expect(page.locator(".tokens li")).to_have_count(1)  # the bridge's token
+    page.get_by_label("Token name (for you)").fill("laptop")
+    page.get_by_role("button", name="Create a token").click()
+    token = page.locator("#new-token").inner_text()
+    assert token.startswith("dbx_")
+    expect(page.locator(".tokens li")).to_have_count(2)
+    shot(page, "tokens-375")
+    page.reload()
+    expect(page.locator("#new-token")).to_have_count(0)  # shown once
+    page.locator(".tokens li", has_text="laptop").get_by_role("button", name="Revoke").click()
+    expect(page.locator(".tokens li")).to_have_count(1)

@@ -45,9 +45,10 @@ def bot_panel(context: template.Context, player: object) -> dict:
 
 
 @register.simple_tag
-def seat_named(game: object, side: str) -> str:
-    """The name on ``side`` of ``game`` as the reader reads it, with the BOT mark if due."""
-    label = game.label_of(side)  # type: ignore[attr-defined]
+def seat_named(game: object, side: str, *, display: bool = False) -> str:
+    """The name on ``side`` of ``game`` as the reader reads it (``display``: with its
+    colour, "Ada (Blue)"), with the BOT mark if due."""
+    label = game.display_of(side) if display else game.label_of(side)  # type: ignore[attr-defined]
     mark = seat_bot_mark(game, side)
     return format_html("{}{}", label, mark) if mark else label
 
