@@ -149,7 +149,12 @@ class Bridge:
     # -- one game -----------------------------------------------------------------
 
     def play(self, public_id: str) -> None:
-        engine = Engine(self.engine_command)
+        try:
+            engine = Engine(self.engine_command)
+        except (OSError, ValueError) as exc:  # no such program, a bad command line
+            logger.error("game %s: cannot start the engine: %s", public_id, exc)
+            self.game_over(public_id)
+            return
         try:
             while True:
                 try:

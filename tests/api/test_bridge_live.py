@@ -65,6 +65,10 @@ def test_two_bridges_with_our_engine_play_a_2x2_game_to_the_end(
     made = [line.split()[1:] for line in manage_shell(env, MAKE_BOTS).splitlines()]
     tokens = dict(words for words in made if len(words) == 2 and words[0].endswith("bot"))
     with asgi_servers(env, worker_ports(1)[:1], ["uvicorn"]) as (url,):
+        with open(tmp_path / "bridge-revoked.log", "w") as log:
+            refused = bridge(env, url, "dbx_revoked-or-never-made", log)
+            assert refused.wait(timeout=30) == 2  # 401: the bridge stops and says why
+        assert "401" in (tmp_path / "bridge-revoked.log").read_text()
         logs = [open(tmp_path / f"bridge-{name}.log", "w") for name in tokens]  # noqa: SIM115
         bridges = [
             bridge(env, url, tokens[name], log) for name, log in zip(tokens, logs, strict=True)
