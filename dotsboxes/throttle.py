@@ -63,6 +63,7 @@ DEFAULT_RATES = {
     "api": ("300/m", "900/m"),
     "api_challenge": ("20/10m", "60/10m"),
     "api_stream": ("30/m", "120/m"),
+    "api_token": ("10/h", "30/h"),  # tokens made on the profile page
 }
 
 

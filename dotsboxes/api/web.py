@@ -73,6 +73,7 @@ def become_bot(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
+@throttle.limit("api_token")
 def token_new(request: HttpRequest) -> HttpResponse:
     if not services.is_bot(request.user):
         return _refused(request, GameError(_no_bot()))

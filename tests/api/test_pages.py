@@ -185,3 +185,20 @@ def test_a_person_cancels_a_waiting_challenge(alice, alphabot, bot_api):
     assert Challenge.objects.get().status == "cancelled"
     assert bot_api.post(f"/api/challenge/{challenge.pk}/accept").status_code == 409
     assert not Game.objects.exists()
+
+
+def test_making_tokens_is_rate_limited(rate_limits, alphabot):
+    rate_limits.RATE_LIMITS = {"api_token": ("2/h", "100/h")}
+    client = signed_in(alphabot)
+    statuses = [client.post(reverse("bots:token_new")).status_code for _ in range(3)]
+    assert statuses == [302, 302, 429]
+    assert ApiToken.objects.filter(user=alphabot).count() == 2
+
+
+def test_staff_see_bots_tokens_and_challenges_in_the_admin(alphabot, challenge):
+    tokens.token_create(user=alphabot, name="laptop")
+    staff = get_user_model().objects.create_superuser("staff", password="a long passphrase 42")
+    client = signed_in(staff)
+    for model in ("botaccount", "apitoken", "challenge"):
+        page = client.get(reverse(f"admin:api_{model}_changelist"))
+        assert page.status_code == 200 and "alphabot" in page.content.decode()
