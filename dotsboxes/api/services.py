@@ -19,7 +19,7 @@ from dotsboxes.rooms.errors import Conflict, Forbidden, NotFound, RoomError
 from dotsboxes.rooms.identity import NAME_MAX, Viewer
 from dotsboxes.rooms.models import Room
 
-from . import marks
+from . import marks, wake
 from .models import BotAccount, Challenge
 
 MAX_PENDING = 10
@@ -90,6 +90,7 @@ def challenge_create(
                 _("You have %(n)d challenges waiting for an answer: cancel one first.")
                 % {"n": MAX_PENDING}
             )
+        wake.users_after_commit(challenger.pk, target.pk)
         return Challenge.objects.create(
             challenger=challenger,
             target=target,
@@ -154,6 +155,7 @@ def challenge_decline(*, challenge_id: int | str, user: AbstractBaseUser) -> Cha
         _pending(challenge)
         mine = user.pk == challenge.challenger_id
         challenge.status = Challenge.Status.CANCELLED if mine else Challenge.Status.DECLINED
+        wake.users_after_commit(challenge.challenger_id, challenge.target_id)
         challenge.answered_at = timezone.now()
         challenge.save()
     return challenge

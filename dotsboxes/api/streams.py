@@ -1,16 +1,16 @@
 """NDJSON streams: one JSON object per line, read from the database as it changes.
 
-Why polling and not the channel layer: the streams serve a handful of bots, each
-poll is one small indexed read that borrows a pooled connection only while it
-reads, and a poll can never miss a change (a channel-layer message can be
-dropped, and then a stream would need a poll anyway).  Any server process can
-serve any stream, since the truth is in the database.  An empty line goes out
-when nothing happened for a while, so proxies and clients see the stream alive.
+The truth is the database: a stream reads it when woken by a channel-layer
+message (:mod:`dotsboxes.api.wake`, sent after a change commits) and otherwise
+every ``API_POLL_SECONDS``, so a dropped message delays news by one poll and
+never loses it.  Each read is a small indexed query that borrows a pooled
+connection only while it reads; any server process can serve any stream.  An
+empty line goes out when nothing happened for a while, so proxies and clients
+see the stream alive.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -25,10 +25,11 @@ from dotsboxes.rooms.models import Room
 
 from .models import Challenge
 from .state import challenge_state, game_state
+from .wake import Waiter, game_group, user_group
 
 
 def poll_seconds() -> float:
-    return float(getattr(settings, "API_POLL_SECONDS", 0.5))
+    return float(getattr(settings, "API_POLL_SECONDS", 2))
 
 
 def keepalive_seconds() -> float:
@@ -87,17 +88,18 @@ async def events(user_id: int) -> AsyncIterator[str]:
     seen = _Seen()
     read = database_sync_to_async(_events_since)
     quiet_since = time.monotonic()
-    while True:
-        found = await read(user_id, seen)
-        for event in found:
-            yield line(event)
-        now = time.monotonic()
-        if found:
-            quiet_since = now
-        elif now - quiet_since >= keepalive_seconds():
-            quiet_since = now
-            yield "\n"
-        await asyncio.sleep(poll_seconds())
+    async with Waiter([user_group(user_id)]) as waiter:
+        while True:
+            found = await read(user_id, seen)
+            for event in found:
+                yield line(event)
+            now = time.monotonic()
+            if found:
+                quiet_since = now
+            elif now - quiet_since >= keepalive_seconds():
+                quiet_since = now
+                yield "\n"
+            await waiter.wait(poll_seconds())
 
 
 def _state_after(public_id: str, user_id: int, version: int | None) -> dict | None:
@@ -114,16 +116,17 @@ async def game(public_id: str, user_id: int) -> AsyncIterator[str]:
     read = database_sync_to_async(_state_after)
     version = None
     quiet_since = time.monotonic()
-    while True:
-        state = await read(public_id, user_id, version)
-        now = time.monotonic()
-        if state is not None:
-            version = state["version"]
-            quiet_since = now
-            yield line({"type": "gameState", "game": state})
-            if state["status"] != Game.Status.ACTIVE:
-                return
-        elif now - quiet_since >= keepalive_seconds():
-            quiet_since = now
-            yield "\n"
-        await asyncio.sleep(poll_seconds())
+    async with Waiter([game_group(public_id)]) as waiter:
+        while True:
+            state = await read(public_id, user_id, version)
+            now = time.monotonic()
+            if state is not None:
+                version = state["version"]
+                quiet_since = now
+                yield line({"type": "gameState", "game": state})
+                if state["status"] != Game.Status.ACTIVE:
+                    return
+            elif now - quiet_since >= keepalive_seconds():
+                quiet_since = now
+                yield "\n"
+            await waiter.wait(poll_seconds())

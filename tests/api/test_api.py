@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -319,11 +320,13 @@ def test_the_game_stream_of_a_finished_game_sends_its_state_and_ends(bot_api, al
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_event_stream_announces_a_challenge_then_the_game_it_started(
-    alice, bot_api, challenge
+    alice, bot_api, challenge, settings
 ):
     from asgiref.sync import sync_to_async
     from django.test import AsyncClient
 
+    # No poll would come within the test: the game's start arrives by its wake-up.
+    settings.API_POLL_SECONDS = 60
     client = AsyncClient()
     response = await client.get(
         "/api/stream/event", headers={"Authorization": f"Bearer {bot_api.token}"}
@@ -333,7 +336,7 @@ async def test_the_event_stream_announces_a_challenge_then_the_game_it_started(
 
     async def next_event() -> dict:
         while True:
-            raw = (await lines.__anext__()).strip()
+            raw = (await asyncio.wait_for(lines.__anext__(), 10)).strip()
             if raw:
                 return json.loads(raw)
 
@@ -345,4 +348,31 @@ async def test_the_event_stream_announces_a_challenge_then_the_game_it_started(
         pk=challenge.pk
     )
     assert started == {"type": "gameStart", "game": {"id": game}}
+    await lines.aclose()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_game_stream_sends_each_change_as_it_commits(alice, bot_api, game_id, settings):
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    settings.API_POLL_SECONDS = 60  # only a wake-up can bring the move in time
+    response = await AsyncClient().get(
+        f"/api/game/{game_id}/stream", headers={"Authorization": f"Bearer {bot_api.token}"}
+    )
+    lines = response.streaming_content.__aiter__()
+
+    async def next_state() -> dict:
+        while True:
+            raw = (await asyncio.wait_for(lines.__anext__(), 10)).strip()
+            if raw:
+                return json.loads(raw)["game"]
+
+    first = await next_state()
+    assert first["moves"] == [] and first["to_move"] == "blue"
+    await sync_to_async(alice_moves)(alice, game_id, "a1-b1")
+    second = await next_state()
+    assert second["moves"] == ["a1-b1"] and second["version"] == first["version"] + 1
+    assert second["to_move"] == "red" and second["you"] == "red"
     await lines.aclose()
