@@ -7,11 +7,20 @@ are stored as their SHA-256 digest only; the token itself is shown once.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from dotsboxes import clock
 from dotsboxes.games.models import SIZE_VALIDATORS, Game
+
+
+def challenge_lifetime() -> timedelta:
+    """How long a challenge waits for its answer: a bot that is offline does not
+    accept, hours later, a game its challenger has long stopped waiting for."""
+    return timedelta(seconds=float(getattr(settings, "API_CHALLENGE_SECONDS", 600)))
 
 
 class BotAccount(models.Model):
@@ -77,7 +86,8 @@ class Challenge(models.Model):
     game = models.OneToOneField(
         Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="challenge"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # The site's clock (tests move it forward), which also decides when it expires.
+    created_at = models.DateTimeField(default=clock.now, db_index=True)
     answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -85,4 +95,22 @@ class Challenge(models.Model):
         indexes = [models.Index(fields=["target", "status"])]
 
     def __str__(self) -> str:
-        return f"{self.challenger} -> {self.target} ({self.status})"
+        return f"{self.challenger} -> {self.target} ({self.shown_status})"
+
+    @property
+    def expired(self) -> bool:
+        """Still unanswered after :func:`challenge_lifetime`: it can no longer be accepted."""
+        return (
+            self.status == self.Status.PENDING
+            and clock.now() - self.created_at > challenge_lifetime()
+        )
+
+    @property
+    def shown_status(self) -> str:
+        """The status, with ``expired`` for a pending challenge that has expired."""
+        return "expired" if self.expired else self.status
+
+    @classmethod
+    def open_since(cls) -> object:
+        """Challenges made after this moment are still open if pending."""
+        return clock.now() - challenge_lifetime()

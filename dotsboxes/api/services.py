@@ -84,7 +84,11 @@ def challenge_create(
     if side not in SIDES:
         raise RoomError(_("Choose Blue, Red or random for your side."))
     with transaction.atomic():
-        pending = Challenge.objects.filter(challenger=challenger, status=Challenge.Status.PENDING)
+        pending = Challenge.objects.filter(
+            challenger=challenger,
+            status=Challenge.Status.PENDING,
+            created_at__gt=Challenge.open_since(),
+        )
         if pending.count() >= MAX_PENDING:
             raise Conflict(
                 _("You have %(n)d challenges waiting for an answer: cancel one first.")
@@ -113,7 +117,9 @@ def _locked_challenge(challenge_id: int | str) -> Challenge:
     return found
 
 
-def _pending(challenge: Challenge) -> None:
+def _pending(challenge: Challenge, *, or_expired: bool = False) -> None:
+    if challenge.expired and not or_expired:
+        raise Conflict(_("This challenge has expired: it was not answered in time."))
     if challenge.status != Challenge.Status.PENDING:
         raise Conflict(
             _("This challenge was already answered (%(status)s).")
@@ -152,7 +158,7 @@ def challenge_decline(*, challenge_id: int | str, user: AbstractBaseUser) -> Cha
         challenge = _locked_challenge(challenge_id)
         if user.pk not in (challenge.target_id, challenge.challenger_id):
             raise Forbidden(_("This challenge is between other players."))
-        _pending(challenge)
+        _pending(challenge, or_expired=True)
         mine = user.pk == challenge.challenger_id
         challenge.status = Challenge.Status.CANCELLED if mine else Challenge.Status.DECLINED
         wake.users_after_commit(challenge.challenger_id, challenge.target_id)

@@ -66,6 +66,6 @@ def challenge_state(challenge: Challenge) -> dict:
         "timer_seconds": challenge.timer_seconds,
         "rated": challenge.rated,
         "side": challenge.side,
-        "status": challenge.status,
+        "status": challenge.shown_status,
         "game": challenge.game.public_id if challenge.game_id else None,
     }

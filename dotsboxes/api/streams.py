@@ -52,7 +52,10 @@ class _Seen:
 def _events_since(user_id: int, seen: _Seen) -> list[dict]:
     out: list[dict] = []
     challenges = Challenge.objects.select_related("challenger", "target", "game")
-    for challenge in challenges.filter(target_id=user_id, status=Challenge.Status.PENDING):
+    incoming = challenges.filter(
+        target_id=user_id, status=Challenge.Status.PENDING, created_at__gt=Challenge.open_since()
+    )
+    for challenge in incoming:
         if challenge.pk not in seen.challenges:
             seen.challenges.add(challenge.pk)
             out.append({"type": "challenge", "challenge": challenge_state(challenge)})

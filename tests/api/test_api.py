@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import timedelta
 
 import pytest
 from django.test import Client
@@ -376,3 +377,15 @@ async def test_the_game_stream_sends_each_change_as_it_commits(alice, bot_api, g
     assert second["moves"] == ["a1-b1"] and second["version"] == first["version"] + 1
     assert second["to_move"] == "red" and second["you"] == "red"
     await lines.aclose()
+
+
+def test_an_unanswered_challenge_expires_and_can_no_longer_be_accepted(bot_api, challenge):
+    Challenge.objects.filter(pk=challenge.pk).update(
+        created_at=Challenge.open_since() - timedelta(seconds=1)
+    )
+    response = bot_api.post(f"/api/challenge/{challenge.pk}/accept")
+    assert response.status_code == 409 and "expired" in response.json()["error"]
+    assert not Game.objects.exists()
+    from dotsboxes.api.streams import _events_since, _Seen
+
+    assert _events_since(challenge.target_id, _Seen()) == []  # not offered to the bot again

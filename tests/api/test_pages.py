@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -202,3 +203,14 @@ def test_staff_see_bots_tokens_and_challenges_in_the_admin(alphabot, challenge):
     for model in ("botaccount", "apitoken", "challenge"):
         page = client.get(reverse(f"admin:api_{model}_changelist"))
         assert page.status_code == 200 and "alphabot" in page.content.decode()
+
+
+def test_the_waiting_page_says_when_a_challenge_expired_and_stops_polling(alice, alphabot):
+    client = signed_in(alice)
+    response = client.post(
+        reverse("bots:challenge_bot", args=["alphabot"]),
+        {"width": 2, "height": 2, "side": "blue", "timer": 0},
+    )
+    Challenge.objects.update(created_at=Challenge.open_since() - timedelta(seconds=1))
+    page = client.get(response["Location"]).content.decode()
+    assert "has expired" in page and "hx-trigger" not in page
