@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "axes",  # sign-in lock-outs after repeated failures
     "dotsboxes.analysis",
     "dotsboxes.puzzles",
+    "dotsboxes.api",
 ]
 
 MIDDLEWARE = [
@@ -199,6 +200,12 @@ ROOMS_TICKER = os.environ.get("ROOMS_TICKER", "embedded")
 ROOMS_TICK_SECONDS = float(os.environ.get("ROOMS_TICK_SECONDS") or 0.5)
 # How long a player's seat may stay without a connection before the computer plays for them.
 ROOMS_AWAY_SECONDS = float(os.environ.get("ROOMS_AWAY_SECONDS") or 60)
+# The bot API's streams read the database when woken by a change, and at least
+# this often; they send an empty line after this long without news (docs/API.md).
+API_POLL_SECONDS = float(os.environ.get("API_POLL_SECONDS") or 2)
+API_KEEPALIVE_SECONDS = float(os.environ.get("API_KEEPALIVE_SECONDS") or 10)
+# An unanswered challenge to a bot expires after this long.
+API_CHALLENGE_SECONDS = float(os.environ.get("API_CHALLENGE_SECONDS") or 600)
 ROOMS_COMPUTER_LEVEL = "casual"  # a modest level for timed-out turns and stand-ins
 ROOMS_CHAT_BURST = 5  # chat lines per player per window
 ROOMS_CHAT_WINDOW_SECONDS = 10

@@ -60,6 +60,11 @@ DEFAULT_RATES = {
     "analysis": ("10/10m", "30/10m"),
     "socket": ("30/m", "120/m"),  # WebSocket handshakes
     "puzzle": ("60/m", "180/m"),  # puzzle moves (each is a database write)
+    # The bot API (per token's account, per address): every call, challenges, streams.
+    "api": ("300/m", "900/m"),
+    "api_challenge": ("20/10m", "60/10m"),
+    "api_stream": ("30/m", "120/m"),
+    "api_token": ("10/h", "30/h"),  # tokens made on the profile page
 }
 
 

@@ -18,5 +18,7 @@ urlpatterns = [
     path("notifications/", include("dotsboxes.notifications.urls")),
     path("analysis/", include("dotsboxes.analysis.urls")),
     path("puzzles/", include("dotsboxes.puzzles.urls")),
+    path("api/", include("dotsboxes.api.urls")),
+    path("bots/", include("dotsboxes.api.web_urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,83 @@
+"""The API's door: a bearer token, a rate limit, JSON in and out, refusals as JSON.
+
+Token-authenticated views are exempt from CSRF, and only those: a browser never
+adds an ``Authorization`` header by itself, so a forged cross-site request carries
+no token, and these views ignore the session cookie entirely (a signed-in browser
+gets 401 here, not its account).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+
+from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+
+from dotsboxes import throttle
+from dotsboxes.games.services import GameError, IllegalEdgeError
+
+from .tokens import user_for_header
+
+ILLEGAL_STATUS = 422  # a well-formed move whose edge cannot be drawn
+
+
+def error(message: str, status: int, **extra: object) -> JsonResponse:
+    response = JsonResponse({"error": message, **extra}, status=status)
+    if status == 401:
+        response["WWW-Authenticate"] = 'Bearer realm="dotsboxes"'
+    return response
+
+
+def refused(exc: GameError, **extra: object) -> JsonResponse:
+    """A refusal of the game core or the rooms, with its own status."""
+    status = ILLEGAL_STATUS if isinstance(exc, IllegalEdgeError) else exc.status
+    return error(str(exc), status, **extra)
+
+
+def body(request: HttpRequest) -> dict:
+    """The request's JSON object (or form fields); raises GameError (400) otherwise."""
+    if request.method != "POST":
+        return {}
+    if request.content_type == "application/json" or request.body[:1] in (b"{", b"["):
+        try:
+            data = json.loads(request.body or b"{}")
+        except (ValueError, UnicodeError):
+            raise GameError(_("The request body is not valid JSON.")) from None
+        if not isinstance(data, dict):
+            raise GameError(_("The request body must be a JSON object."))
+        return data
+    return request.POST.dict()
+
+
+def token_view(*, scope: str = "api", methods: tuple[str, ...] = ("GET",)) -> Callable:
+    """Decorate an API view ``view(request, user, ...)``: 405 for another method, 401
+    without a valid token, 429 over ``scope``'s rate."""
+
+    def decorate(view: Callable) -> Callable:
+        @csrf_exempt
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs):
+            if request.method not in methods:
+                response = error(_("Method not allowed."), 405)
+                response["Allow"] = ", ".join(methods)
+                return response
+            user = user_for_header(request.headers.get("Authorization", ""))
+            if user is None:
+                return error(_("A valid API token is needed: Authorization: Bearer <token>."), 401)
+            keys = [f"user:{user.pk}", f"addr:{request.META.get('REMOTE_ADDR', '')}"]
+            wait = throttle.hit(scope, *keys)
+            if wait:
+                response = error(throttle.message(wait), 429, retry_after=wait)
+                response["Retry-After"] = str(wait)
+                return response
+            try:
+                return view(request, user, *args, **kwargs)
+            except GameError as exc:
+                return refused(exc)
+
+        return wrapped
+
+    return decorate
