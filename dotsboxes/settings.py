@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "dotsboxes.analysis",
     "dotsboxes.puzzles",
     "dotsboxes.api",
+    "dotsboxes.profiles",  # the profile sections that need several apps
 ]
 
 MIDDLEWARE = [
