@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from tests.chaos import fuzz, kills, redis_outage, same_move
+from tests.chaos import bad_posts, fuzz, kills, redis_outage, same_move
 from tests.reliability.redis_server import OUTAGE_PORT
 from tests.rooms.live import worker_ports
 
@@ -56,3 +56,14 @@ def test_two_kills_mid_game_lose_no_acknowledged_move_and_the_computer_and_clock
     assert checks and all(c["late"] is not None for c in checks), checks
     assert result["errors_5xx"] == 0, result["statuses"]
     assert result["tracebacks"] == 0, result.get("log_tail")
+
+
+def test_every_post_endpoint_refuses_forged_stale_duplicate_and_out_of_turn_posts_unchanged():
+    # The whole script: every POST pattern of the URLconf, or the run names the ones missed.
+    result = bad_posts.run(database=DATABASE, port=PORT)
+    assert result["uncovered"] == [] and result["unforged"] == []
+    assert result["wrong_get"] == []
+    failures = [(o.name, o.case.label, o.status, o.why) for o in result["failures"]]
+    assert failures == []
+    assert result["endpoints"] - result["admin_endpoints"] >= 28
+    assert result["errors_5xx"] == 0 and result["tracebacks"] == 0, result.get("log_tail")
