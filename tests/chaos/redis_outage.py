@@ -4,9 +4,9 @@
 
 Alice (server 1) and Bob (server 2) play a room while a spectator socket listens
 on each server, and Carol plays the computer on server 1.  Redis (a private
-redis-server on OUTAGE_REDIS_PORT, default 6391) stops for ``--down`` seconds in the middle.  Prints:
-moves acknowledged and lost, responses >= 500, and how long after Redis came
-back each spectator's page showed the current version.
+redis-server on OUTAGE_REDIS_PORT, default 6391) stops for ``--down`` seconds
+in the middle.  Prints: moves acknowledged and lost, responses >= 500, and how
+long after Redis came back each spectator's page showed the current version.
 """
 
 from __future__ import annotations
