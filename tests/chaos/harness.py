@@ -73,6 +73,8 @@ def site_env(
         ENGINE_WORKERS="1",
         CHANNEL_PREFIX=f"chaos-{uuid.uuid4().hex[:8]}",
         LOG_LEVEL="WARNING",
+        # Its own: two sites collecting into one folder at once (xdist) broke collectstatic.
+        STATIC_ROOT=str(tmp / "static"),
     )
     name = ""
     if database == "postgres":
