@@ -537,7 +537,15 @@ def game_rematch(*, game: Game, actor: Actor, swap: bool = True) -> Game:
     _check_seated(game, actor)
     if game.mode == Game.Mode.ONLINE:
         raise GameError(_("Online rematches are offered in the room."))
-    return start_rematch(game, actor=actor, swap=swap)
+    with transaction.atomic():
+        # A game has one rematch: the same post sent twice (a double click, two
+        # tabs) leads to the game the first one started.  The lock makes a second
+        # post at the same moment wait here and then find it.
+        locked(game)
+        existing = game.rematches.order_by("pk").first()
+        if existing is not None:
+            return existing
+        return start_rematch(game, actor=actor, swap=swap)
 
 
 def _seat_of(game: Game, side: Side) -> Actor:

@@ -40,7 +40,8 @@ class PreferencesForm(forms.ModelForm):
 @login_required
 @require_http_methods(["GET", "POST"])
 def notifications(request: HttpRequest) -> HttpResponse:
-    prefs, _created = Preferences.objects.get_or_create(user=request.user)
+    # Unsaved until the player changes a setting: a visit, or a refused post, stores nothing.
+    prefs = Preferences.objects.filter(user=request.user).first() or Preferences(user=request.user)
     form = PreferencesForm(
         request.POST or None, instance=prefs, initial={"address": request.user.email}
     )

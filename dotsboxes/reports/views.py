@@ -199,11 +199,18 @@ def resolve(request: HttpRequest, pk: int) -> HttpResponse:
             request, gettext("Write a short note saying what was found before resolving.")
         )
         return redirect(report)
-    report.status = Report.Status.RESOLVED
-    report.resolution_note = form.cleaned_data["note"].strip()
-    report.resolved_by, report.resolved_at = request.user, timezone.now()
-    report.save(update_fields=["status", "resolution_note", "resolved_by", "resolved_at"])
-    messages.success(request, gettext("Report %(pk)s is resolved.") % {"pk": report.pk})
+    # Only an open report is resolved: the same form posted twice, or two members of
+    # staff at once, leave the first resolution (who, when, the note) as it was.
+    done = Report.objects.filter(pk=pk, status=Report.Status.OPEN).update(
+        status=Report.Status.RESOLVED,
+        resolution_note=form.cleaned_data["note"].strip(),
+        resolved_by=request.user,
+        resolved_at=timezone.now(),
+    )
+    if done:
+        messages.success(request, gettext("Report %(pk)s is resolved.") % {"pk": report.pk})
+    else:
+        messages.error(request, gettext("Report %(pk)s is already resolved.") % {"pk": report.pk})
     return redirect(report)
 
 
@@ -211,7 +218,11 @@ def resolve(request: HttpRequest, pk: int) -> HttpResponse:
 @staff_required
 def reopen(request: HttpRequest, pk: int) -> HttpResponse:
     report = get_object_or_404(Report, pk=pk)
-    report.status, report.resolved_by, report.resolved_at = Report.Status.OPEN, None, None
-    report.save(update_fields=["status", "resolved_by", "resolved_at"])
-    messages.success(request, gettext("Report %(pk)s is open again.") % {"pk": report.pk})
+    done = Report.objects.filter(pk=pk, status=Report.Status.RESOLVED).update(
+        status=Report.Status.OPEN, resolved_by=None, resolved_at=None
+    )
+    if done:
+        messages.success(request, gettext("Report %(pk)s is open again.") % {"pk": report.pk})
+    else:
+        messages.error(request, gettext("Report %(pk)s is already open.") % {"pk": report.pk})
     return redirect(report)

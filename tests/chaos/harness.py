@@ -16,7 +16,7 @@ import time
 import uuid
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 
 from tests.reliability.redis_server import RedisServer  # noqa: F401 (for the scripts)
@@ -73,6 +73,8 @@ def site_env(
         ENGINE_WORKERS="1",
         CHANNEL_PREFIX=f"chaos-{uuid.uuid4().hex[:8]}",
         LOG_LEVEL="WARNING",
+        # Its own: two sites collecting into one folder at once (xdist) broke collectstatic.
+        STATIC_ROOT=str(tmp / "static"),
     )
     name = ""
     if database == "postgres":
@@ -171,6 +173,27 @@ def servers(env: dict[str, str], tmp: Path, count: int = 1, first_port: int = PO
     finally:
         for server in running:
             server.stop()
+
+
+def query(env: dict[str, str], sql: str, params: tuple = ()) -> list[tuple]:
+    """Rows of ``sql`` (``%s`` placeholders) read straight from the site's database.
+
+    The scripts check what was stored with this, never through the server under test."""
+    url = env.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as connection:
+            cursor = connection.execute(sql, params)
+            return cursor.fetchall() if cursor.description else []
+    import sqlite3
+
+    path = env.get("SQLITE_PATH") or url.removeprefix("sqlite:///")
+    with closing(sqlite3.connect(path, timeout=30)) as connection:
+        cursor = connection.execute(sql.replace("%s", "?"), params)
+        rows = cursor.fetchall()
+        connection.commit()
+        return rows
 
 
 def percentile(values: list[float], q: float) -> float:

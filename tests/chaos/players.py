@@ -33,7 +33,7 @@ class Player:
         await self.session.close()
 
 
-async def room_between(base: str, size: int = 3, other_base: str | None = None):
+async def room_between(base: str, size: int = 3, other_base: str | None = None, *, timer: int = 0):
     """Alice opens a room (Blue), Bob (possibly on another server) takes Red; their room id."""
     alice, bob = Player(base), Player(other_base or base)
     await alice.get("/rooms/")
@@ -42,7 +42,7 @@ async def room_between(base: str, size: int = 3, other_base: str | None = None):
         "width": size,
         "height": size,
         "side": "blue",
-        "timer": 0,
+        "timer": timer,
         "visibility": "public",
         "name": "Alice",
     }

@@ -4,9 +4,9 @@
 
 Alice (server 1) and Bob (server 2) play a room while a spectator socket listens
 on each server, and Carol plays the computer on server 1.  Redis (a private
-redis-server on port 6391) stops for ``--down`` seconds in the middle.  Prints:
-moves acknowledged and lost, responses >= 500, and how long after Redis came
-back each spectator's page showed the current version.
+redis-server on OUTAGE_REDIS_PORT, default 6391) stops for ``--down`` seconds
+in the middle.  Prints: moves acknowledged and lost, responses >= 500, and how
+long after Redis came back each spectator's page showed the current version.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import aiohttp
 from tests.chaos import harness
 from tests.chaos.harness import PORT_BASE, servers, site_env
 from tests.chaos.players import Player, computer_game, room_between, room_version
-from tests.reliability.redis_server import RedisServer
+from tests.reliability.redis_server import OUTAGE_PORT, RedisServer
 
 SYNC = re.compile(r'id="room-sync"[^>]*data-version="(\d+)"')
 EDGES = [f"{chr(97 + x)}{y}-{chr(98 + x)}{y}" for y in range(1, 7) for x in range(5)]
@@ -146,7 +146,9 @@ async def scenario(bases: list[str], redis: RedisServer, down: float) -> dict:
     }
 
 
-def run(*, down: float, database: str, port: int = PORT_BASE, redis_port: int = 6391) -> dict:
+def run(
+    *, down: float, database: str, port: int = PORT_BASE, redis_port: int = OUTAGE_PORT
+) -> dict:
     redis = RedisServer(redis_port).start()
     try:
         with tempfile.TemporaryDirectory() as name:

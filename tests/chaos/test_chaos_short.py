@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from tests.chaos import fuzz, redis_outage, same_move
+from tests.chaos import bad_posts, fuzz, kills, redis_outage, same_move
 from tests.reliability.redis_server import OUTAGE_PORT
 from tests.rooms.live import worker_ports
 
@@ -25,6 +25,7 @@ def test_a_short_fuzz_gets_no_server_error_and_no_traceback(debug):
     assert result["errors_5xx"] == 0, result["statuses"]
     assert result["tracebacks"] == 0, result.get("log_tail")
     assert result["healthz_all"] > 0 and result["healthz_ok"] == result["healthz_all"]
+    assert result["uncovered"] == []  # every POST endpoint of the URLconf gets junk
 
 
 def test_the_same_move_posted_ten_ways_at_once_is_applied_exactly_once():
@@ -42,3 +43,28 @@ def test_a_short_redis_outage_loses_no_move_and_pages_resync_within_ten_seconds(
     assert result["room_moves"] > 0 and result["room_version"] >= result["room_moves"]
     assert all(s is not None and s <= 10 for s in result["synced"]), result["synced"]
     assert result["flowing"]
+
+
+def test_two_kills_mid_game_lose_no_acknowledged_move_and_the_computer_and_clock_resume():
+    # The room's deadline is moved into the past while the server is down (the full
+    # run waits the real 30 s): the restarted server's clock must play that turn.
+    result = kills.run(kills=2, database=DATABASE, port=PORT, clock_every=1, shortcut_clock=True)
+    assert result["acked"] > 0 and result["lost"] == []
+    assert result["unreplayable"] == 0
+    assert result["thinking_at_kill"] >= 1 and result["resumed"], result  # killed mid-thought
+    assert result["never_resumed"] == 0
+    checks = result["clock_checks"]
+    assert checks and all(c["late"] is not None for c in checks), checks
+    assert result["errors_5xx"] == 0, result["statuses"]
+    assert result["tracebacks"] == 0, result.get("log_tail")
+
+
+def test_every_post_endpoint_refuses_forged_stale_duplicate_and_out_of_turn_posts_unchanged():
+    # The whole script: every POST pattern of the URLconf, or the run names the ones missed.
+    result = bad_posts.run(database=DATABASE, port=PORT)
+    assert result["uncovered"] == [] and result["unforged"] == []
+    assert result["wrong_get"] == []
+    failures = [(o.name, o.case.label, o.status, o.why) for o in result["failures"]]
+    assert failures == []
+    assert result["endpoints"] - result["admin_endpoints"] >= 28
+    assert result["errors_5xx"] == 0 and result["tracebacks"] == 0, result.get("log_tail")

@@ -307,6 +307,17 @@ def test_a_rematch_with_the_box_unticked_keeps_the_same_first_player(alice, db):
     assert (again.blue_name, again.red_name) == ("Ada", "Max")
 
 
+def test_the_same_rematch_posted_twice_starts_one_game_and_both_posts_go_to_it(alice, db):
+    # A double click (or the form sent again) must not open a second new game.
+    game = start(alice, mode="computer", side="blue")
+    post(alice, "resign", game)
+    url = reverse("games:rematch", args=[game.public_id])
+    first = alice.post(url, {"swap": "1"})
+    second = alice.post(url, {"swap": "1"})
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert first["Location"] == second["Location"] == again.get_absolute_url()
+
+
 # -- the computer's turn ------------------------------------------------------------------
 
 

@@ -134,7 +134,10 @@ def test_opting_in_needs_an_address_and_keeps_it_on_the_account(db):
     response = bob.post("/notifications/", {"email": "on", "address": ""})
     assert response.status_code == 400
     assert "Give an email address to get mail." in response.content.decode()
-    assert not Preferences.objects.get(user=bob_user).email
+    # A refused setting stores nothing (a player has a row once they change a setting).
+    assert not Preferences.objects.filter(user=bob_user).exists()
+    assert bob.get("/notifications/").status_code == 200
+    assert not Preferences.objects.filter(user=bob_user).exists()
     assert bob.post("/notifications/", {"email": "on", "address": "b@x.org"}).status_code == 302
     bob_user.refresh_from_db()
     assert bob_user.email == "b@x.org" and Preferences.objects.get(user=bob_user).email

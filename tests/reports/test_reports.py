@@ -222,6 +222,32 @@ def test_staff_resolve_a_report_with_a_note_and_can_reopen_it(client, staff, gam
     assert report.status == Report.Status.OPEN and report.resolved_by is None
 
 
+def test_a_report_resolved_already_is_not_resolved_again(client, staff, game):
+    # The form posted twice, or a second member of staff at the same time: the first
+    # resolution (who, when, the note) stands, and the second is told so.
+    report = report_on(game)
+    client.force_login(staff)
+    url = reverse("reports:resolve", args=[report.pk])
+    client.post(url, {"note": "Rules fine."})
+    report.refresh_from_db()
+    first = (report.resolved_by_id, report.resolved_at, report.resolution_note)
+    other = get_user_model().objects.create_user("second-staff", is_staff=True)
+    client.force_login(other)
+    response = client.post(url, {"note": "Looked again."}, follow=True)
+    assert "already resolved" in response.content.decode()
+    report.refresh_from_db()
+    assert (report.resolved_by_id, report.resolved_at, report.resolution_note) == first
+
+
+def test_reopening_an_open_report_changes_nothing_and_says_so(client, staff, game):
+    report = report_on(game)
+    client.force_login(staff)
+    response = client.post(reverse("reports:reopen", args=[report.pk]), follow=True)
+    assert "already open" in response.content.decode()
+    report.refresh_from_db()
+    assert report.status == Report.Status.OPEN
+
+
 def test_resolving_without_a_note_is_refused(client, staff, game):
     report = report_on(game)
     client.force_login(staff)
