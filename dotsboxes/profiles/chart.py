@@ -17,7 +17,7 @@ LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 28  # room for the axis labels
 
 @dataclass(frozen=True)
 class Point:
-    index: int  # the game's place among all the player's rated games, from 0
+    index: int  # the game's place among the player's rated games (0: before the first)
     rating: float  # the rating after that game
     label: str  # what a pointer (and a screen reader's list) says of this game
 

@@ -4,6 +4,7 @@ forward through its own time source (``CLOCK_OFFSET_FILE``), never by sleeping."
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 
 import pytest
@@ -82,7 +83,14 @@ def test_a_correspondence_game_across_a_simulated_day(site, browser):
     expect(bob.locator(".turn-list li")).to_contain_text(re.compile(r"3\s+hours.*left", re.S))
     # At one day a move the warning comes with 6 hours left: the room clock raises it
     # on its next pass (every 0.2 s).
-    bob.goto(site + "/notifications/")
+    # The page shows the notices there are when it loads, so look again as Bob would
+    # until the clock's pass has run (on a busy machine it can come after the load).
+    deadline = time.monotonic() + 10
+    while True:
+        bob.goto(site + "/notifications/")
+        if "running out" in bob.locator(".notices").inner_text() or time.monotonic() > deadline:
+            break
+        bob.wait_for_timeout(300)
     expect(bob.locator(".notices")).to_contain_text("Time to move is running out: alice vs bob")
     expect(bob.locator(".notices")).to_contain_text("Your turn: alice vs bob")
     shot(bob, "your-turn-1280")
@@ -92,6 +100,12 @@ def test_a_correspondence_game_across_a_simulated_day(site, browser):
     bob.goto(site + "/notifications/")
     shot(bob, "your-turn-375")
 
+    # Alice's profile lists the game under way, with who is to move.
+    alice.goto(site + "/accounts/alice/")
+    expect(alice.locator(".correspondence-games li")).to_contain_text(
+        re.compile(r"against bob.*1 day a move.*the opponent to move", re.S)
+    )
+
     # Four more hours: Bob's day is over; he loses on time, nothing is drawn for him.
     clock.advance(timedelta(hours=4))
     alice.goto(link)
@@ -100,3 +114,17 @@ def test_a_correspondence_game_across_a_simulated_day(site, browser):
     shot(alice, "lost-on-time-1280")
     bob.goto(site + "/")
     expect(bob.get_by_test_id("your-turn-count")).to_have_text("0")
+
+    # The rated result is on Alice's profile: a chart with its correspondence line, and
+    # the game no longer under way.  The page fits a phone.
+    alice.goto(site + "/accounts/alice/")
+    expect(alice.locator(".correspondence-games")).to_have_count(0)
+    chart = alice.get_by_role("img", name="Rating history")
+    expect(chart).to_be_visible()
+    expect(chart.locator('[data-series="correspondence"] circle')).to_have_count(2)  # before, after
+    expect(alice.locator(".chart-legend")).to_contain_text("Correspondence (days a move):")
+    shot(alice, "profile-chart-1280")
+    alice.set_viewport_size({"width": 375, "height": 800})
+    alice.reload()
+    assert alice.evaluate("document.documentElement.scrollWidth") <= 375
+    shot(alice, "profile-chart-375")

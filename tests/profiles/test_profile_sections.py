@@ -37,6 +37,14 @@ def circles(svg: str) -> list[tuple[float, float]]:
     ]
 
 
+SERIES = ("live", "correspondence", "untimed")
+
+
+def series_points(svg: str, series: str) -> list[tuple[float, float]]:
+    start = svg.index(f'data-series="{series}"')
+    return circles(svg[start : svg.index("</g>", start)])
+
+
 def test_the_chart_draws_each_line_with_its_points_higher_ratings_higher_up():
     live = Line("live", "Live", [Point(0, 1500, "a"), Point(2, 1600, "c")])
     slow = Line("correspondence", "Correspondence", [Point(1, 1450, "b")])
@@ -67,10 +75,11 @@ def test_the_profile_draws_one_line_per_time_control_with_the_ratings_after_each
     svg = page[
         page.index('<svg class="rating-chart"') : page.index("</svg>", page.index("rating-chart"))
     ]
-    for series in ("live", "correspondence", "untimed"):
+    for series in SERIES:
         assert f'data-series="{series}"' in svg
-    assert len(circles(svg)) == 3
-    (_, y_live), (_, y_corr), (_, y_untimed) = sorted(circles(svg))  # in playing order
+    # Each line starts from the rating before its first game, then one point a game.
+    assert len(circles(svg)) == 6
+    (_, y_live), (_, y_corr), (_, y_untimed) = (series_points(svg, s)[-1] for s in SERIES)
     assert y_live < y_corr > y_untimed  # the loss took her rating down, the win back up
     assert "Rating after each of 3 rated games" in svg
     assert "Correspondence (days a move):" in page and "after 1 game" in page

@@ -56,14 +56,19 @@ def rating_history(player: object) -> dict:
     )
     names = _control_names()
     points: dict[str, list[Point]] = {key: [] for key in names}
-    for index, (game_id, before, after, when) in enumerate(recent):
+    for index, (game_id, before, after, when) in enumerate(recent, start=1):
         delta = round(after) - round(before)
+        line = points[time_control(timers.get(game_id))]
+        if not line:  # each line starts from the rating its first game began with
+            line.append(
+                Point(index - 1, before, _("Before: %(rating)d") % {"rating": round(before)})
+            )
         label = _("%(date)s: %(rating)d (%(delta)s)") % {
             "date": date_format(when, "DATE_FORMAT"),
             "rating": round(after),
             "delta": f"{delta:+d}",
         }
-        points[time_control(timers.get(game_id))].append(Point(index, after, label))
+        line.append(Point(index, after, label))
     lines = [Line(key, names[key], pts) for key, pts in points.items() if pts]
     first, last = recent[0], recent[-1]
     description = ngettext(
@@ -83,7 +88,7 @@ def rating_history(player: object) -> dict:
             "key": line.key,
             "name": line.name,
             "rating": round(line.points[-1].rating),
-            "games": len(line.points),
+            "games": len(line.points) - 1,
         }
         for line in lines
     ]
