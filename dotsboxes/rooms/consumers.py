@@ -101,13 +101,17 @@ class RoomConsumer(PushOnlyConsumer):
     async def connect(self) -> None:
         self.public_id = self.scope["url_route"]["kwargs"]["public_id"]
         group = f"room.{self.public_id}"
-        self.subscriptions = (group, push.language_group(group, socket_language(self.scope)))
+        language = socket_language(self.scope)
+        self.subscriptions = (group, push.language_group(group, language))
         self.registered = False
         viewer = viewer_from_scope(self.scope, self.channel_name)
         # Join the groups first: a change committed while we register still reaches us.
         await self.join()
         found = await _db(presence.connection_open)(
-            public_id=self.public_id, channel_name=self.channel_name, viewer=viewer
+            public_id=self.public_id,
+            channel_name=self.channel_name,
+            viewer=viewer,
+            language=language,
         )
         if found is None:
             await self.leave()

@@ -102,6 +102,9 @@ class Connection(models.Model):
     viewer_key = models.CharField(max_length=120)
     name = models.CharField(max_length=40, blank=True, default="")
     server = models.CharField(max_length=40, db_index=True)
+    # The language this socket's pushes are rendered in ("" on rows from before it was
+    # kept: those get every language).  A push is rendered in the languages present.
+    language = models.CharField(max_length=16, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

@@ -44,7 +44,9 @@ def beat(*, force: bool = True) -> None:
         _last_beat[0] = now
 
 
-def connection_open(*, public_id: str, channel_name: str, viewer: Viewer) -> tuple[int, str] | None:
+def connection_open(
+    *, public_id: str, channel_name: str, viewer: Viewer, language: str = ""
+) -> tuple[int, str] | None:
     """Register a socket; return (room id, the viewer's side or "") or None if no such room."""
     beat(force=False)
     with transaction.atomic():
@@ -60,7 +62,12 @@ def connection_open(*, public_id: str, channel_name: str, viewer: Viewer) -> tup
         Connection.objects.update_or_create(
             channel_name=channel_name,
             defaults=dict(
-                room=room, side=side, viewer_key=viewer.key, name=viewer.name, server=SERVER_ID
+                room=room,
+                side=side,
+                viewer_key=viewer.key,
+                name=viewer.name,
+                server=SERVER_ID,
+                language=language,
             ),
         )
         if side and (room.away_deadline(side) or room.standin(side)):

@@ -22,6 +22,7 @@ from tests.rooms.conftest import act, join, open_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/5"
+HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
 def own_loop(test):
@@ -282,3 +283,36 @@ async def test_the_lobby_hears_new_rooms(layer, db):
         assert 'id="lobby-lists"' in html and "Dora (Blue)" in html
     finally:
         await ws.disconnect()
+
+
+@own_loop
+async def test_a_push_is_rendered_in_the_languages_of_the_sockets_in_the_room(layer, players):
+    from dotsboxes.rooms.push import reader_languages
+
+    alice, bob, room = players
+    english = WebsocketCommunicator(
+        application, f"/ws/rooms/{room.game.public_id}/?lang=en", headers=HEADERS
+    )
+    chinese = WebsocketCommunicator(
+        application, f"/ws/rooms/{room.game.public_id}/?lang=zh-hans", headers=HEADERS
+    )
+    assert (await english.connect())[0] and (await chinese.connect())[0]
+    try:
+        await english.receive_from(timeout=5)
+        await chinese.receive_from(timeout=5)
+        rows = await call(lambda: sorted(Connection.objects.values_list("language", flat=True)))
+        assert rows == ["en", "zh-hans"]
+        assert await call(reader_languages, room) == ["en", "zh-hans"]
+        await call(act, alice, room, "move", edge="a1-b1")
+        assert "蓝方" in await next_kind(chinese, "game")
+        assert "Blue" in await next_kind(english, "game")
+    finally:
+        await chinese.disconnect()
+    # Nobody reads Chinese now: the next move is rendered in English alone.
+    assert await call(reader_languages, room) == ["en"]
+    try:
+        await call(act, bob, room, "move", edge="a3-b3")
+        assert "Red" in await next_kind(english, "game")
+    finally:
+        await english.disconnect()
+    assert await call(reader_languages, room) == []
