@@ -164,7 +164,11 @@ def edge_error(text: str, error: Exception | None = None) -> str:
     the sentence.
     """
     why = str(error or "")
-    if "not neighbours" in why:
+    if "diagonal" in why:
+        message = gettext("“%(text)s”: those dots are diagonal to each other; an edge is a side.")
+    elif "same dot" in why:
+        message = gettext("“%(text)s” names one dot twice; an edge joins two neighbouring dots.")
+    elif "not neighbours" in why:
         message = gettext("“%(text)s”: those dots are not neighbours; an edge joins two of them.")
     elif "not on this" in why:
         message = gettext("“%(text)s” is not on this board.")

@@ -46,6 +46,7 @@ from dotsboxes.rules import (
     Edge,
     GameRecord,
     InvalidRecordError,
+    InvalidSizeError,
     Player,
     RulesError,
     parse_record,
@@ -54,7 +55,8 @@ from dotsboxes.rules.notation import _parse_turns
 
 from .events import Drawn, GameChanged, announce, game_changed
 from .models import Game, Move, Side
-from .presenters import player_name
+from .presenters import edge_error, player_name
+from .record_errors import record_error_text
 from .turns import turn_spans
 
 __all__ = ["GameChanged", "game_changed"]  # re-exported: listeners may import them from here
@@ -208,7 +210,7 @@ def draw_edges(game: Game, edges: Iterable[str | Edge], *, by_computer: bool) ->
             try:
                 edge = board.parse_edge(str(text))
             except RulesError as exc:
-                raise IllegalEdgeError(f"{exc}.") from None
+                raise IllegalEdgeError(edge_error(str(text), exc)) from None
             if board.is_drawn(edge):
                 raise IllegalEdgeError(
                     _("%(edge)s is already drawn: choose an edge that is not.") % {"edge": edge}
@@ -341,7 +343,13 @@ def game_create(
         else:
             board = Board(5 if width is None else width, 5 if height is None else height)
     except RulesError as exc:
-        raise InvalidSetupError(f"That board cannot be set up: {exc}.") from None
+        if isinstance(exc, InvalidSizeError):
+            raise InvalidSetupError(
+                _("That board cannot be set up: a board is 1 to 9 boxes wide and high.")
+            ) from None
+        raise InvalidSetupError(
+            _("That board cannot be set up: it is not a position key.")
+        ) from None
     if start_key and (width, height) not in ((None, None), (board.width, board.height)):
         raise InvalidSetupError(_("The size does not match the starting position."))
     game = Game(mode=mode, width=board.width, height=board.height, start_key=start_key, rated=rated)
@@ -352,7 +360,8 @@ def game_create(
         if computer_level not in players.LEVELS:
             levels = ", ".join(players.LEVELS)
             raise InvalidSetupError(
-                f"Unknown computer level {computer_level!r}; choose from {levels}."
+                _("Unknown computer level “%(level)s”; choose from %(levels)s.")
+                % {"level": computer_level, "levels": levels}
             )
         game.computer_side, game.computer_level = computer_side, computer_level
         computer_name = f"Computer ({computer_level})"
@@ -379,7 +388,9 @@ def game_create(
         try:
             draw_edges(game, [edge], by_computer=False)
         except IllegalEdgeError as exc:
-            raise InvalidSetupError(f"Move {len(board.move_stack) + 1}: {exc}") from None
+            raise InvalidSetupError(
+                _("Move %(n)d: %(reason)s") % {"n": len(board.move_stack) + 1, "reason": exc}
+            ) from None
     commit(game, "created")
     return game
 
@@ -608,12 +619,16 @@ def _read_record(text: str) -> tuple[GameRecord, str]:
     try:
         start = Board.from_key(found.group(1))
     except RulesError as exc:
-        raise InvalidRecordError(f"the Position header is not a position key: {exc}") from None
+        raise InvalidRecordError(
+            f"the Position header is not a position key: {exc}", code="position_key"
+        ) from None
     body = _BODY_RE.search(text)
     head, moves = (text[: body.start()], text[body.start() :]) if body else (text, "")
     record = parse_record(head)  # the headers alone: size and the rest
     if (record.width, record.height) != (start.width, start.height):
-        raise InvalidRecordError("the Position header does not match the Size line")
+        raise InvalidRecordError(
+            "the Position header does not match the Size line", code="position_size"
+        )
     # The rules core's turn reader, run on the set position (it is not public yet).
     record.turns = _parse_turns(moves, start.copy()) if moves.strip() else []
     return record, start.key()
@@ -643,7 +658,8 @@ def game_import(
                 where, detail = "", detail[0].upper() + detail[1:]
         else:
             detail = detail[0].upper() + detail[1:]
-        raise BadRecordError(f"{where}{detail}.", turn=turn, edge=edge) from None
+        message = record_error_text(exc, f"{where}{detail}.")
+        raise BadRecordError(message, turn=turn, edge=edge) from None
     headers = {k.lower(): v for k, v in record.headers.items()}
     try:
         hints = int(headers.get("hints", "0"))

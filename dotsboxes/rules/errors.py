@@ -28,10 +28,22 @@ class InvalidRecordError(RulesError):
     """A game record that cannot be read or replayed.
 
     ``turn`` is the 1-based turn number and ``edge`` the offending edge text,
-    where the problem lies inside the move list.
+    where the problem lies inside the move list.  ``code`` names the kind of
+    problem and ``params`` its values, so a caller can say it in another
+    language (the message itself is English).
     """
 
-    def __init__(self, message: str, *, turn: int | None = None, edge: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        turn: int | None = None,
+        edge: str | None = None,
+        code: str = "",
+        params: dict | None = None,
+    ) -> None:
         super().__init__(message)
         self.turn = turn
         self.edge = edge
+        self.code = code
+        self.params = params or {}

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .board import Board
 from .edges import Edge
-from .errors import InvalidRecordError, RulesError
+from .errors import IllegalMoveError, InvalidRecordError, RulesError
 
 TITLE = "Dots and Boxes"
 # Numbers are [0-9], not \d, which also takes other scripts' digits (int() reads them).
@@ -118,7 +118,7 @@ def parse_record(text: str) -> GameRecord:
     a turn ends.
     """
     if not isinstance(text, str) or not text.strip():
-        raise InvalidRecordError("the record is empty")
+        raise InvalidRecordError("the record is empty", code="empty")
     lines = text.replace("\r\n", "\n").split("\n")
     headers: dict[str, str] = {}
     size: tuple[int, int] | None = None
@@ -132,19 +132,25 @@ def parse_record(text: str) -> GameRecord:
             break
         key, sep, value = line.partition(":")
         if not sep or not key.strip():
-            raise InvalidRecordError(f"header line {n + 1} is not 'Key: value': {line!r}")
+            raise InvalidRecordError(
+                f"header line {n + 1} is not 'Key: value': {line!r}",
+                code="header",
+                params={"line": n + 1, "text": line},
+            )
         key, value = key.strip(), value.strip()
         if key.lower() == "size":
             size = _parse_size(value)
         else:
             headers[key] = value
     if size is None:
-        raise InvalidRecordError("the record has no 'Size: W x H boxes' line")
+        raise InvalidRecordError("the record has no 'Size: W x H boxes' line", code="no_size")
     width, height = size
     try:
         board = Board(width, height)
     except RulesError as exc:
-        raise InvalidRecordError(f"bad size: {exc}") from None
+        raise InvalidRecordError(
+            f"bad size: {exc}", code="bad_size", params={"w": width, "h": height}
+        ) from None
     turns = _parse_turns(" ".join(lines[body_start:]), board)
     return GameRecord(width, height, turns, headers)
 
@@ -152,12 +158,18 @@ def parse_record(text: str) -> GameRecord:
 def _parse_size(value: str) -> tuple[int, int]:
     match = _SIZE_RE.match(value.strip())
     if not match:
-        raise InvalidRecordError(f"size {value!r} should read like '5 x 5 boxes (6 x 6 dots)'")
+        raise InvalidRecordError(
+            f"size {value!r} should read like '5 x 5 boxes (6 x 6 dots)'",
+            code="size_format",
+            params={"value": value},
+        )
     w, h, dw, dh = match.groups()
     w, h = int(w), int(h)
     if dw is not None and (int(dw), int(dh)) != (w + 1, h + 1):
         raise InvalidRecordError(
-            f"size {value!r} contradicts itself: {w} x {h} boxes have {w + 1} x {h + 1} dots"
+            f"size {value!r} contradicts itself: {w} x {h} boxes have {w + 1} x {h + 1} dots",
+            code="size_contradiction",
+            params={"value": value, "w": w, "h": h, "dw": w + 1, "dh": h + 1},
         )
     return w, h
 
@@ -172,17 +184,28 @@ def _parse_turns(body: str, board: Board) -> list[list[Edge]]:
         marker = _TURN_NO_RE.match(tokens[i])
         if not marker:
             raise InvalidRecordError(
-                f"expected turn number {expected}. but found {tokens[i]!r}", turn=expected
+                f"expected turn number {expected}. but found {tokens[i]!r}",
+                turn=expected,
+                code="turn_expected",
+                params={"turn": expected, "found": tokens[i]},
             )
         if int(marker.group(1)) != expected:
             raise InvalidRecordError(
-                f"turn {expected} is numbered {marker.group(1)}", turn=expected
+                f"turn {expected} is numbered {marker.group(1)}",
+                turn=expected,
+                code="turn_numbered",
+                params={"turn": expected, "number": marker.group(1)},
             )
         i += 1
         turn: list[Edge] = []
         while True:
             if i >= len(tokens) or _TURN_NO_RE.match(tokens[i]):
-                raise InvalidRecordError(f"turn {expected} has no edge", turn=expected)
+                raise InvalidRecordError(
+                    f"turn {expected} has no edge",
+                    turn=expected,
+                    code="turn_empty",
+                    params={"turn": expected},
+                )
             turn.append(_play_in_turn(board, tokens[i], expected, turn))
             i += 1
             if i < len(tokens) and tokens[i] == ",":
@@ -196,6 +219,8 @@ def _parse_turns(body: str, board: Board) -> list[list[Edge]]:
                 f"moves again: list the next edge in turn {expected}",
                 turn=expected,
                 edge=str(turn[-1]),
+                code="turn_goes_on",
+                params={"turn": expected, "edge": str(turn[-1])},
             )
         expected += 1
     return turns
@@ -207,12 +232,21 @@ def _play_in_turn(board: Board, token: str, turn_no: int, turn: list[Edge]) -> E
             f"turn {turn_no}: {turn[-1]} claimed no box, so play passed before {token}",
             turn=turn_no,
             edge=token,
+            code="turn_passed",
+            params={"turn": turn_no, "edge": str(turn[-1]), "next": token},
         )
     try:
         edge = board.parse_edge(token)
         board.play(edge)
     except RulesError as exc:
-        raise InvalidRecordError(f"turn {turn_no}: {exc}", turn=turn_no, edge=token) from None
+        drawn = isinstance(exc, IllegalMoveError)
+        raise InvalidRecordError(
+            f"turn {turn_no}: {exc}",
+            turn=turn_no,
+            edge=token,
+            code="edge_drawn" if drawn else "edge_invalid",
+            params={"turn": turn_no, "edge": token, "why": str(exc)},
+        ) from None
     return edge
 
 
