@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "axes",  # sign-in lock-outs after repeated failures
     "dotsboxes.analysis",
     "dotsboxes.puzzles",
+    "dotsboxes.tournaments",
 ]
 
 MIDDLEWARE = [

@@ -18,5 +18,6 @@ urlpatterns = [
     path("notifications/", include("dotsboxes.notifications.urls")),
     path("analysis/", include("dotsboxes.analysis.urls")),
     path("puzzles/", include("dotsboxes.puzzles.urls")),
+    path("tournaments/", include("dotsboxes.tournaments.urls")),
     path("admin/", admin.site.urls),
 ]

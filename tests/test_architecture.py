@@ -78,7 +78,7 @@ LAYERS = [
     {"engine"},
     {"games"},
     {"rooms", "guide", "accounts"},
-    {"reports", "notifications"},
+    {"reports", "notifications", "tournaments"},
 ]
 
 
