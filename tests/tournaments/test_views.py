@@ -187,3 +187,18 @@ def test_the_page_reloads_itself_without_javascript(upcoming):
     assert "Reload the page" in page
     assert f"/ws/tournaments/{upcoming.pk}/" in page
     assert 'data-testid="countdown"' in page
+
+
+def test_tournament_pages_read_in_chinese_with_no_english_left(ann, upcoming):
+    from tests.i18n.english import english_words
+
+    ben = make_players("ben")[0]
+    services.tournament_join(tournament_id=upcoming.pk, user=ann)
+    services.tournament_join(tournament_id=upcoming.pk, user=ben)
+    services.tournament_start(tournament_id=upcoming.pk, user=ann)
+    zh = {"HTTP_ACCEPT_LANGUAGE": "zh-CN,zh;q=0.9"}
+    for client in (Client(), signed_in(ann)):
+        for path in ("/tournaments/", upcoming.get_absolute_url()):
+            html = client.get(path, **zh).content.decode()
+            # The players' names and the tournament's are typed by people, not translated.
+            assert english_words(html, allowed={"ann", "ben", "Swiss night"}) == []
