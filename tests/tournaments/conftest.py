@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from dotsboxes.games.models import Game
 from dotsboxes.rooms import services as rooms
@@ -15,6 +16,14 @@ def _room_clock_off(settings, tmp_path):
     # Tests drive the clock (services.tournament_tick, ticker.tick) themselves.
     settings.ROOMS_TICKER = "off"
     settings.CLOCK_OFFSET_FILE = str(tmp_path / "clock-offset")
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    # A request in another language leaves it active in this thread; the services'
+    # messages are read here in English.
+    with translation.override("en"):
+        yield
 
 
 def make_players(*names: str) -> list:
