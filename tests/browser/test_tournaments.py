@@ -1,0 +1,140 @@
+"""A Swiss tournament in Chromium: four players sign up, join, play their games in
+rooms, and a spectator's page shows the standings change as each game ends (pushed,
+never reloaded).  Screenshots of the tournament page at 1280 and 375 px."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.test_correspondence import sign_up
+from tests.rooms.live import daphne_servers, server_env, worker_ports
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+NAMES = ("ann", "ben", "cat", "dan")
+
+
+@pytest.fixture
+def site(django_db_setup, django_db_blocker, tmp_path):
+    with django_db_blocker.unblock():
+        env = server_env(tmp_path, ROOMS_TICK_SECONDS="0.2")
+    with daphne_servers(env, worker_ports(1)[:1]) as (url,):
+        yield url
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"tournament-{name}.png"), full_page=True)
+
+
+def points(page: Page) -> list[int]:
+    return [int(x) for x in page.get_by_test_id("points").all_inner_texts()]
+
+
+def open_my_game(page: Page, url: str, name: str) -> None:
+    page.goto(url)
+    page.get_by_test_id("playing").get_by_role("link", name=re.compile(rf"\b{name}\b")).click()
+    expect(page.locator("#conn")).to_have_text("Connected")
+
+
+def play_out(pages: list[Page]) -> None:
+    """Both players draw edges in turn until the last box is taken."""
+    by_side = {p.locator("#room").get_attribute("data-me"): p for p in pages}
+    assert set(by_side) == {"blue", "red"}
+    watcher = pages[0]
+    while turn := watcher.locator("#room-board").get_attribute("data-turn"):
+        mover = by_side[turn]
+        before = int(mover.locator("#room-sync").get_attribute("data-version"))
+        mover.locator(".edge-target").first.click()
+        for page in pages:
+            expect(page.locator("#room-sync")).to_have_attribute("data-version", str(before + 1))
+    for page in pages:
+        expect(page.locator("#room-status")).to_contain_text(re.compile(r"wins|tie"))
+
+
+def draw_then_resign(pages: list[Page]) -> None:
+    """Blue draws one edge, then Red resigns (accepting the confirmation)."""
+    by_side = {p.locator("#room").get_attribute("data-me"): p for p in pages}
+    red = by_side["red"]
+    before = int(red.locator("#room-sync").get_attribute("data-version"))
+    by_side["blue"].locator(".edge-target").first.click()
+    # Resign on the position after that edge (a form sent with the version before it
+    # would be refused as stale).
+    expect(red.locator("#room-sync")).to_have_attribute("data-version", str(before + 1))
+    expect(red.get_by_role("button", name="Resign")).to_be_visible()
+    red.once("dialog", lambda dialog: dialog.accept())
+    red.get_by_role("button", name="Resign").click()
+    expect(red.locator("#room-status")).to_contain_text("wins")
+
+
+def test_a_two_round_swiss_played_in_rooms_with_live_standings(site, browser):
+    pages = {}
+    for name in NAMES:
+        pages[name] = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        sign_up(pages[name], site, name)
+    spectator = browser.new_context(viewport={"width": 375, "height": 800}).new_page()
+    ann = pages["ann"]
+
+    ann.goto(site + "/tournaments/")
+    ann.get_by_role("textbox", name="Name:").fill("Browser Swiss")
+    ann.get_by_label("Swiss: a fixed number of rounds").check()
+    ann.get_by_label("Width (boxes)").select_option("2")
+    ann.get_by_label("Height (boxes)").select_option("2")
+    ann.get_by_label("Time control").select_option(label="60 seconds a move")
+    ann.get_by_label("Swiss: rounds").fill("2")
+    ann.get_by_role("button", name="Create the tournament").click()
+    expect(ann.get_by_role("heading", name="Browser Swiss")).to_be_visible()
+    url = ann.url
+    spectator.goto(url)
+    expect(spectator.get_by_text("Nobody has joined yet.")).to_be_visible()
+
+    for name in NAMES:
+        page = pages[name]
+        page.goto(url)
+        page.get_by_role("button", name="Join", exact=True).click()
+        expect(page.get_by_text("You are in.")).to_be_visible()
+    # The spectator's page was never reloaded: every join arrived as a push.
+    expect(spectator.get_by_test_id("points")).to_have_count(4)
+    shot(spectator, "upcoming-375")
+
+    ann.goto(url)
+    ann.get_by_role("button", name="Start now").click()
+    expect(spectator.locator(".t-status")).to_contain_text("Round 1 of 2")
+    expect(spectator.get_by_test_id("playing").get_by_role("link")).to_have_count(2)
+
+    # Round one: both games played edge by edge to the last box.
+    games = {}
+    for name in NAMES:
+        open_my_game(pages[name], url, name)
+        games.setdefault(pages[name].url, []).append(pages[name])
+    assert len(games) == 2
+    for first, second in games.values():
+        play_out([first, second])
+    expect(spectator.locator(".t-status")).to_contain_text("Round 2 of 2")
+    assert sum(points(spectator)) == 4  # two games, two points each (a tie gives 1 + 1)
+    shot(spectator, "round-2-375")
+
+    # Round two: Blue draws an edge and Red resigns in each game.
+    games = {}
+    for name in NAMES:
+        open_my_game(pages[name], url, name)
+        games.setdefault(pages[name].url, []).append(pages[name])
+    assert len(games) == 2, "round two pairs new opponents"
+    for pair in games.values():
+        draw_then_resign(pair)
+    expect(spectator.locator(".t-status")).to_contain_text("The tournament is over.")
+    assert sum(points(spectator)) == 8
+    assert points(spectator) == sorted(points(spectator), reverse=True)
+    expect(spectator.get_by_text("No game is being played.")).to_be_visible()
+    shot(spectator, "finished-375")
+    ann.goto(url)
+    expect(ann.get_by_test_id("standings")).to_contain_text("Buchholz")
+    shot(ann, "finished-1280")
+    # Each player's games were ordinary rated rooms: both rounds sit in their results.
+    rows = ann.locator("table.standings tbody tr")
+    expect(rows).to_have_count(4)
+    for i in range(4):
+        expect(rows.nth(i).locator(".results")).to_have_text(re.compile(r"^[WDL]{2}$"))
