@@ -3,21 +3,24 @@
 Points: a win 2, a draw 1, a loss 0, a bye 2 (it scores a win).  Integers keep
 sums exact, and the arena's streak bonus (a win worth 4) fits the same scale.
 
-**Swiss** (:func:`swiss_round`), Dutch-style:
+**Swiss** (:func:`swiss_round`): the FIDE Dutch system (C.04.3) of the
+``caissify-pairings`` library, which its author cross-checks against bbpPairings,
+the FIDE-endorsed reference: players ranked by score, each score group's top half
+meeting its bottom half, floaters to the next group, no repeated game, colours by
+FIDE's preferences (Blue is White).  Pairing numbers are the players' order by seed
+(rating at entry).  The Dutch rules never allow a repeat, so late in a small field
+there may be no Dutch pairing; then our own search (:func:`_relaxed`) pairs the
+round instead:
 
-- players are ranked by score, then by their seed (rating at entry);
-- an odd field gives a bye to the lowest-ranked player who has not had one
-  (and whose removal leaves a field that can still be paired);
+- an odd field gives a bye to the lowest-ranked player who has not had one (a
+  second bye only when every other choice would repeat a game);
 - the top unpaired player is paired first, preferring an opponent from the same
-  score group at the Dutch position (top half against bottom half: 1 v 5, 2 v 6 ...
-  in a group of eight), then the nearest lower scores (a floater);
-- two players never meet twice, and nobody gets the same colour three times in a
-  row, nor has more than two games more with one colour; the search backtracks
-  until all of that holds.  Only when no such pairing exists
-  (a tiny field late in the event) are colours, then repeats, allowed, in that order;
-- colours: the player with the stronger due colour (more Reds than Blues, or
-  two Reds in a row) gets Blue; on equal claims the higher-ranked player gets
-  what they are due, alternating from their last game.
+  score group at the Dutch position, then the nearest lower scores;
+- nobody meets anyone twice, gets the same colour three times in a row, or has
+  more than two games more with one colour; the search backtracks until all of that
+  holds, and only when no such pairing exists are colours, then repeats, allowed;
+- colours: the stronger due colour wins (absolute, then imbalance, then
+  alternation); on equal claims the higher-ranked player gets theirs.
 
 Tie-breaks (:func:`swiss_standings`): Buchholz (the sum of the opponents' scores;
 a bye adds nothing), then Sonneborn-Berger (the scores of beaten opponents plus
@@ -34,6 +37,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+
+from caissify_pairings.engines.dutch import dutch_pairings
 
 WIN, DRAW, LOSS = 2, 1, 0
 BYE_POINTS = WIN
@@ -159,15 +164,69 @@ def _match(ranked: list[SwissPlayer], *, repeats: bool, colours: bool) -> list |
     return go(ranked)
 
 
-def swiss_round(players: Sequence[SwissPlayer]) -> SwissRound:
-    """Pair one Swiss round (see the module's docstring for the rules)."""
+def swiss_round(players: Sequence[SwissPlayer], *, number: int | None = None) -> SwissRound:
+    """Pair Swiss round ``number`` (by default one more than anyone has played): the
+    FIDE Dutch system of ``caissify-pairings`` when it finds a pairing, else our own
+    search with the rules relaxed (see the module's docstring)."""
+    if number is None:
+        number = max((len(p.colours) + int(p.had_bye) for p in players), default=0) + 1
+    return _dutch(players, number) or _relaxed(players)
+
+
+def _dutch(players: Sequence[SwissPlayer], number: int) -> SwissRound | None:
+    """The library's FIDE Dutch pairing (C.04.3), or None when it finds none: the
+    Dutch rules never allow a repeat, and late in a small field there may be no
+    pairing without one.  Ids are mapped to the 1..n the library expects, Blue is
+    White, and scores are given on the chess scale (a win 1) it assumes for byes."""
+    ranked = _rank(players)
+    # Pairing numbers are the initial order (by seed), kept from round to round.
+    by_seed = sorted(players, key=lambda p: (-p.seed, str(p.id)))
+    index = {p.id: n for n, p in enumerate(by_seed, 1)}
+    names = {"B": "white", "R": "black"}
+    table = [
+        {
+            "id": index[p.id],
+            "name": str(p.id),
+            "score": p.score / WIN,
+            "rating": int(p.seed),
+            "starting_number": index[p.id],
+            "pairing_number": index[p.id],
+            "color_hist": [names[c] for c in p.colours],
+            "float_history": [],
+            "bye_count": int(p.had_bye),
+        }
+        for p in ranked
+    ]
+    met = {
+        tuple(sorted((index[p.id], index[o]))) for p in ranked for o in p.opponents if o in index
+    }
+    try:
+        # Round one pairs by seed alone (the library ignores scores there).
+        found = dutch_pairings(table, met, number, number + 1)
+    except Exception:  # no legal Dutch pairing (or a field it cannot take): fall back
+        return None
+    ids = {n: pid for pid, n in index.items()}
+    pairs, bye = [], None
+    for board in found:
+        if board.get("black_id") is None:
+            bye = ids[board["white_id"]]
+        else:
+            pairs.append((ids[board["white_id"]], ids[board["black_id"]]))
+    seen = [x for pair in pairs for x in pair] + ([bye] if bye is not None else [])
+    if sorted(map(str, seen)) != sorted(str(p.id) for p in ranked):
+        return None  # not everyone paired once: do not trust it
+    return SwissRound(pairs=tuple(pairs), bye=bye)
+
+
+def _relaxed(players: Sequence[SwissPlayer]) -> SwissRound:
     ranked = _rank(players)
     for repeats, colours in ((False, True), (False, False), (True, False)):
         byes: list[SwissPlayer | None] = [None]
         if len(ranked) % 2:
-            # The lowest-ranked first; everyone has had one: the lowest of all.
+            # The lowest-ranked without a bye first; a second bye only when no such
+            # choice pairs the rest (a second bye is better than a repeated game).
             fresh = [p for p in reversed(ranked) if not p.had_bye]
-            byes = fresh or list(reversed(ranked))
+            byes = fresh + [p for p in reversed(ranked) if p.had_bye]
         for bye in byes:
             field_ = [p for p in ranked if p is not bye]
             found = _match(field_, repeats=repeats, colours=colours)
@@ -242,7 +301,7 @@ def arena_points(results: Sequence[str]) -> tuple[int, int]:
     ``"win"``, ``"draw"`` or ``"loss"``.
 
     >>> arena_points(["win", "win", "win", "draw", "win"])
-    (10, 1)
+    (11, 1)
     """
     points = streak = 0
     for result in results:

@@ -238,7 +238,7 @@ def _pair_swiss_round(tournament: Tournament) -> list[Pairing]:
         _finish(tournament)
         return []
     entries = {e.pk: e for e in active}
-    paired = pairing.swiss_round(swiss_players(tournament, active))
+    paired = pairing.swiss_round(swiss_players(tournament, active), number=number)
     made = []
     for blue, red in paired.pairs:
         game = _open_game(tournament, entries[blue], entries[red])

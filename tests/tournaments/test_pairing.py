@@ -64,7 +64,7 @@ def test_scores_group_before_seeds_and_a_floater_meets_the_next_group():
         SwissPlayer(id="mid2", score=2, seed=8),
         SwissPlayer(id="low", score=0, seed=10),
     ]
-    pairs = {frozenset(p) for p in swiss_round(players).pairs}
+    pairs = {frozenset(p) for p in swiss_round(players, number=3).pairs}
     assert frozenset({"top", "mid1"}) in pairs and frozenset({"mid2", "low"}) in pairs
 
 
@@ -79,7 +79,7 @@ def _play(n: int, rounds: int, rng: random.Random) -> list[SwissPlayer]:
         assert sorted(seen) == list(range(n)), "everyone paired once, or the one bye"
         assert (result.bye is not None) == (n % 2 == 1)
         if result.bye is not None:
-            assert not players[result.bye].had_bye or all(p.had_bye for p in players.values())
+            assert not players[result.bye].had_bye, "rounds up to half the field: one bye each"
             players[result.bye].had_bye = True
             players[result.bye].score += pairing.BYE_POINTS
         for blue, red in result.pairs:
@@ -112,7 +112,7 @@ def _repeat_free_exists(players: list[SwissPlayer]) -> bool:
     """Brute force: can this round be paired with no repeat (byes as the rules allow)?"""
     byes: list = [None]
     if len(players) % 2:
-        byes = [p for p in players if not p.had_bye] or players
+        byes = players  # a second bye rather than a repeat, when it comes to that
 
     def perfect(rest: list[SwissPlayer]) -> bool:
         if not rest:
@@ -203,3 +203,23 @@ def test_arena_leaves_two_who_just_met_waiting_unless_allowed():
 def test_arena_gives_blue_to_the_player_with_fewer_blues():
     waiting = [ArenaPlayer("a", score=4, balance=1), ArenaPlayer("b", score=2, balance=-1)]
     assert arena_pairs(waiting) == [("b", "a")]
+
+
+def test_when_the_dutch_rules_find_no_pairing_the_fallback_repeats_a_game():
+    a = SwissPlayer("a", score=2, colours=["B"], opponents={"b"})
+    b = SwissPlayer("b", score=0, colours=["R"], opponents={"a"})
+    assert pairing._dutch([a, b], 2) is None  # the library never repeats a game
+    assert swiss_round([a, b]).pairs == (("b", "a"),)  # colours alternate
+
+
+def test_round_two_follows_the_dutch_score_groups():
+    # Round one: 1 beat 3, 2 beat 4 (seeds 1 > 2 > 3 > 4); the winners meet, then the losers.
+    p = {n: SwissPlayer(n, seed=10 - n) for n in (1, 2, 3, 4)}
+    for winner, loser, colours in ((1, 3, "BR"), (4, 2, "BR")):
+        p[winner].opponents.add(loser)
+        p[loser].opponents.add(winner)
+        p[winner].colours.append(colours[0])
+        p[loser].colours.append(colours[1])
+    p[1].score = p[2].score = 2
+    result = swiss_round(list(p.values()))
+    assert {frozenset(x) for x in result.pairs} == {frozenset({1, 2}), frozenset({3, 4})}
