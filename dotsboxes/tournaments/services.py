@@ -197,12 +197,12 @@ def _start(tournament: Tournament) -> None:
     now = clock.now()
     tournament.starts_at = min(tournament.starts_at, now)
     tournament.status = Tournament.Status.RUNNING
-    if tournament.entries.filter(active=True).count() < 2:
-        _finish(tournament)  # nobody to play: over before it began
-    elif tournament.kind == Tournament.Kind.SWISS:
-        _pair_swiss_round(tournament)
+    if tournament.kind == Tournament.Kind.ARENA:
+        _pair_arena(tournament)  # players may still join: an empty arena runs all the same
+    elif tournament.entries.filter(active=True).count() < 2:
+        _finish(tournament)  # a Swiss with nobody to play: over before it began
     else:
-        _pair_arena(tournament)
+        _pair_swiss_round(tournament)
     _changed(tournament)
 
 

@@ -138,3 +138,65 @@ def test_a_two_round_swiss_played_in_rooms_with_live_standings(site, browser):
     expect(rows).to_have_count(4)
     for i in range(4):
         expect(rows.nth(i).locator(".results")).to_have_text(re.compile(r"^[WDL]{2}$"))
+
+
+@pytest.fixture
+def timed_site(django_db_setup, django_db_blocker, tmp_path, settings):
+    """The site with a clock the test moves (``CLOCK_OFFSET_FILE``, shared with the server)."""
+    offset = tmp_path / "clock-offset"
+    settings.CLOCK_OFFSET_FILE = str(offset)
+    with django_db_blocker.unblock():
+        env = server_env(tmp_path, ROOMS_TICK_SECONDS="0.2", CLOCK_OFFSET_FILE=str(offset))
+    with daphne_servers(env, worker_ports(1)[:1]) as (url,):
+        yield url
+
+
+def test_a_small_arena_pairs_at_once_and_ends_when_the_clock_says(timed_site, browser):
+    from datetime import timedelta
+
+    from dotsboxes import clock
+
+    site = timed_site
+    ann, ben = (browser.new_context().new_page() for _ in range(2))
+    sign_up(ann, site, "ann")
+    sign_up(ben, site, "ben")
+    ann.goto(site + "/tournaments/")
+    ann.get_by_role("textbox", name="Name:").fill("Five-minute arena")
+    ann.get_by_label("Arena: play as many games").check()
+    ann.get_by_label("Width (boxes)").select_option("2")
+    ann.get_by_label("Height (boxes)").select_option("2")
+    ann.get_by_label("Starts in (minutes)").fill("0")
+    ann.get_by_label("Arena: duration (minutes)").fill("5")
+    ann.get_by_role("button", name="Create the tournament").click()
+    url = ann.url
+    # The room clock starts it on its next pass; the page hears it.
+    expect(ann.locator(".t-status")).to_contain_text("The arena is on", timeout=10_000)
+    ann.get_by_role("button", name="Join", exact=True).click()
+    ben.goto(url)
+    ben.get_by_role("button", name="Join", exact=True).click()
+    # Paired as soon as both are free.
+    expect(ann.get_by_test_id("playing").get_by_role("link")).to_have_count(1)
+    open_my_game(ann, url, "ann")
+    open_my_game(ben, url, "ben")
+    draw_then_resign([ann, ben])
+    # Only two players: they are paired again at once.
+    ann.goto(url)
+    expect(ann.get_by_test_id("playing").get_by_role("link")).to_have_count(1)
+    assert sorted(points(ann)) == [0, 2]
+    # Six minutes later the arena is over (and Blue's minute too: the room clock plays
+    # that turn, as in any live room); the game in progress still counts.
+    open_my_game(ann, url, "ann")
+    open_my_game(ben, url, "ben")
+    clock.advance(timedelta(minutes=6))
+    red = next(p for p in (ann, ben) if p.locator("#room").get_attribute("data-me") == "red")
+    expect(red.locator("#room-board")).to_have_attribute("data-turn", "red", timeout=10_000)
+    red.once("dialog", lambda dialog: dialog.accept())
+    red.get_by_role("button", name="Resign").click()
+    expect(red.locator("#room-status")).to_contain_text("wins")
+    ann.goto(url)
+    expect(ann.locator(".t-status")).to_contain_text("The tournament is over.")
+    expect(ann.get_by_text("No game is being played.")).to_be_visible()
+    assert sorted(points(ann)) in ([0, 4], [2, 2])
+    shot(ann, "arena-finished-1280")
+    ann.set_viewport_size({"width": 375, "height": 800})
+    shot(ann, "arena-finished-375")
