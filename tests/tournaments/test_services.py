@@ -259,3 +259,65 @@ def test_an_arena_pairs_free_players_counts_streaks_and_stops_at_its_end():
     assert all(p.recorded for p in t.pairings.all())
     with pytest.raises(ConflictError, match="over"):
         services.tournament_join(tournament_id=t.pk, user=ben)
+
+
+def test_an_arena_runs_from_its_start_before_anyone_joins():
+    ann, ben = make_players("ann", "ben")
+    t = arena(ann)
+    services.tournament_tick()
+    t.refresh_from_db()
+    assert t.status == "running" and not t.pairings.exists()
+    services.tournament_join(tournament_id=t.pk, user=ann)
+    services.tournament_join(tournament_id=t.pk, user=ben)
+    assert t.pairings.filter(recorded=False).count() == 1  # paired the moment two are free
+
+
+def test_a_swiss_nobody_joined_is_over_at_its_start():
+    (ann,) = make_players("ann")
+    t = swiss(ann)
+    services.tournament_join(tournament_id=t.pk, user=ann)
+    clock.advance(timedelta(minutes=6))
+    services.tournament_tick()
+    t.refresh_from_db()
+    assert t.status == "finished" and not t.pairings.exists()
+
+
+def test_two_processes_recording_a_rounds_last_results_at_once_pair_the_next_round_once(
+    django_db_blocker,
+):
+    import threading
+
+    from django.db import connection
+
+    players = make_players("ann", "ben", "cat", "dan")
+    t = swiss(players[0], rounds=2)
+    for p in players:
+        services.tournament_join(tournament_id=t.pk, user=p)
+    services.tournament_start(tournament_id=t.pk, user=players[0])
+    games = [p.game_id for p in open_games(t, 1)]
+    # Both games end with no change event (as if their listeners had not run yet)...
+    Game.objects.filter(pk__in=games).update(status="finished", result="red")
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def record(game_id):
+        with django_db_blocker.unblock():
+            try:
+                barrier.wait()
+                services.tournament_record_result(game_id=game_id)
+            except Exception as exc:  # pragma: no cover - reported below
+                errors.append(exc)
+            finally:
+                connection.close()
+
+    # ... and two processes record one each at the same moment.
+    threads = [threading.Thread(target=record, args=(g,)) for g in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    t.refresh_from_db()
+    assert t.current_round == 2
+    assert t.pairings.filter(round=1, recorded=True).count() == 2
+    assert t.pairings.filter(round=2).count() == 2
