@@ -1,4 +1,4 @@
-"""A Swiss tournament in Chromium: four players sign up, join, play their games in
+"""Tournaments in Chromium.  A Swiss: six players sign up, join, play three rounds in
 rooms, and a spectator's page shows the standings change as each game ends (pushed,
 never reloaded).  Screenshots of the tournament page at 1280 and 375 px."""
 
@@ -14,7 +14,7 @@ from tests.browser.test_correspondence import sign_up
 from tests.rooms.live import daphne_servers, server_env, worker_ports
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-NAMES = ("ann", "ben", "cat", "dan")
+NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
 
 
 @pytest.fixture
@@ -70,7 +70,22 @@ def draw_then_resign(pages: list[Page]) -> None:
     expect(red.locator("#room-status")).to_contain_text("wins")
 
 
-def test_a_two_round_swiss_played_in_rooms_with_live_standings(site, browser):
+def play_round(pages: dict[str, Page], url: str, *, played_out: int) -> None:
+    """Everyone opens their game from the tournament page; the first ``played_out``
+    games are played edge by edge to the end, in the others Red resigns."""
+    games: dict[str, list[Page]] = {}
+    for name, page in pages.items():
+        open_my_game(page, url, name)
+        games.setdefault(page.url, []).append(page)
+    assert len(games) == len(pages) // 2, "everyone has a game, nobody two"
+    for n, pair in enumerate(games.values()):
+        if n < played_out:
+            play_out(pair)
+        else:
+            draw_then_resign(pair)
+
+
+def test_a_three_round_swiss_with_six_players_played_in_rooms(site, browser):
     pages = {}
     for name in NAMES:
         pages[name] = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
@@ -84,7 +99,7 @@ def test_a_two_round_swiss_played_in_rooms_with_live_standings(site, browser):
     ann.get_by_label("Width (boxes)").select_option("2")
     ann.get_by_label("Height (boxes)").select_option("2")
     ann.get_by_label("Time control").select_option(label="60 seconds a move")
-    ann.get_by_label("Swiss: rounds").fill("2")
+    ann.get_by_label("Swiss: rounds").fill("3")
     ann.get_by_role("button", name="Create the tournament").click()
     expect(ann.get_by_role("heading", name="Browser Swiss")).to_be_visible()
     url = ann.url
@@ -97,47 +112,39 @@ def test_a_two_round_swiss_played_in_rooms_with_live_standings(site, browser):
         page.get_by_role("button", name="Join", exact=True).click()
         expect(page.get_by_text("You are in.")).to_be_visible()
     # The spectator's page was never reloaded: every join arrived as a push.
-    expect(spectator.get_by_test_id("points")).to_have_count(4)
+    expect(spectator.get_by_test_id("points")).to_have_count(6)
     shot(spectator, "upcoming-375")
 
     ann.goto(url)
     ann.get_by_role("button", name="Start now").click()
-    expect(spectator.locator(".t-status")).to_contain_text("Round 1 of 2")
-    expect(spectator.get_by_test_id("playing").get_by_role("link")).to_have_count(2)
+    expect(spectator.locator(".t-status")).to_contain_text("Round 1 of 3")
+    expect(spectator.get_by_test_id("playing").get_by_role("link")).to_have_count(3)
 
-    # Round one: both games played edge by edge to the last box.
-    games = {}
-    for name in NAMES:
-        open_my_game(pages[name], url, name)
-        games.setdefault(pages[name].url, []).append(pages[name])
-    assert len(games) == 2
-    for first, second in games.values():
-        play_out([first, second])
-    expect(spectator.locator(".t-status")).to_contain_text("Round 2 of 2")
-    assert sum(points(spectator)) == 4  # two games, two points each (a tie gives 1 + 1)
+    # Round one: one game played edge by edge to the last box, Red resigns the others.
+    play_round(pages, url, played_out=1)
+    expect(spectator.locator(".t-status")).to_contain_text("Round 2 of 3")
+    assert sum(points(spectator)) == 6  # three games, two points each (a tie gives 1 + 1)
     shot(spectator, "round-2-375")
-
-    # Round two: Blue draws an edge and Red resigns in each game.
-    games = {}
-    for name in NAMES:
-        open_my_game(pages[name], url, name)
-        games.setdefault(pages[name].url, []).append(pages[name])
-    assert len(games) == 2, "round two pairs new opponents"
-    for pair in games.values():
-        draw_then_resign(pair)
+    play_round(pages, url, played_out=0)
+    expect(spectator.locator(".t-status")).to_contain_text("Round 3 of 3")
+    assert sum(points(spectator)) == 12
+    play_round(pages, url, played_out=0)
     expect(spectator.locator(".t-status")).to_contain_text("The tournament is over.")
-    assert sum(points(spectator)) == 8
+    assert sum(points(spectator)) == 18
     assert points(spectator) == sorted(points(spectator), reverse=True)
     expect(spectator.get_by_text("No game is being played.")).to_be_visible()
     shot(spectator, "finished-375")
     ann.goto(url)
     expect(ann.get_by_test_id("standings")).to_contain_text("Buchholz")
     shot(ann, "finished-1280")
-    # Each player's games were ordinary rated rooms: both rounds sit in their results.
+    # Nobody met anyone twice: nine different pairs in the results.
+    results = ann.locator("#t-live section").last.get_by_role("link").all_inner_texts()
+    assert len(results) == 9
+    assert len({frozenset(r.split(" vs ")) for r in results}) == 9
     rows = ann.locator("table.standings tbody tr")
-    expect(rows).to_have_count(4)
-    for i in range(4):
-        expect(rows.nth(i).locator(".results")).to_have_text(re.compile(r"^[WDL]{2}$"))
+    expect(rows).to_have_count(6)
+    for i in range(6):
+        expect(rows.nth(i).locator(".results")).to_have_text(re.compile(r"^[WDL]{3}$"))
 
 
 @pytest.fixture
