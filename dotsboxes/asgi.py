@@ -55,7 +55,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from dotsboxes.rooms import ticker  # noqa: E402
-from dotsboxes.rooms.routing import websocket_urlpatterns  # noqa: E402
+from dotsboxes.rooms.routing import websocket_urlpatterns as room_routes  # noqa: E402
+from dotsboxes.tournaments.routing import websocket_urlpatterns as tournament_routes  # noqa: E402
+
+# The rooms' list ends with the catch-all refusal, so the tournaments' routes go first.
+websocket_urlpatterns = [*tournament_routes, *room_routes]
 
 
 class StartRoomClock:

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "dotsboxes.puzzles",
     "dotsboxes.api",
     "dotsboxes.profiles",  # the profile sections that need several apps
+    "dotsboxes.tournaments",
 ]
 
 MIDDLEWARE = [

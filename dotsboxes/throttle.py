@@ -52,6 +52,7 @@ DEFAULT_RATES = {
     "signup": ("5/h", "20/h"),
     "login": ("20/10m", "60/10m"),  # on top of django-axes's lock-out on failures
     "room_create": ("10/10m", "40/10m"),
+    "tournament_create": ("5/h", "20/h"),
     "report": ("5/h", "20/h"),
     "chat": ("5/10s", "20/10s"),
     "offer": ("6/m", "20/m"),  # draw and take-back offers, and answers to them

@@ -20,5 +20,6 @@ urlpatterns = [
     path("puzzles/", include("dotsboxes.puzzles.urls")),
     path("api/", include("dotsboxes.api.urls")),
     path("bots/", include("dotsboxes.api.web_urls")),
+    path("tournaments/", include("dotsboxes.tournaments.urls")),
     path("admin/", admin.site.urls),
 ]

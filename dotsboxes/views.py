@@ -13,6 +13,7 @@ from dotsboxes.games.presenters import player_name
 from dotsboxes.guide.boards import diagram
 from dotsboxes.notifications import services as notifications
 from dotsboxes.puzzles import services as puzzles
+from dotsboxes.tournaments.presenters import featured
 
 
 @require_GET
@@ -20,6 +21,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {}
     if request.user.is_authenticated:
         context = {"turns": notifications.your_turn(request.user.pk), "now": clock.now()}
+    context["featured_tournament"] = featured()
     daily = puzzles.daily_puzzle(clock.now().date())
     if daily is not None:
         board = puzzles.board_at(daily, 0)

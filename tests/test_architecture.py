@@ -78,7 +78,7 @@ LAYERS = [
     {"engine"},
     {"games"},
     {"rooms", "guide", "accounts"},
-    {"reports", "notifications", "api", "profiles"},
+    {"reports", "notifications", "api", "profiles", "tournaments"},
 ]
 
 
