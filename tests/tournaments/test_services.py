@@ -167,10 +167,12 @@ def test_joining_twice_and_joining_a_started_swiss_are_refused():
 
 
 def test_bots_are_kept_out_unless_the_organiser_allows_them():
+    from dotsboxes.api.services import bot_account_create
     from dotsboxes.tournaments.eligibility import may_join
 
     ann, bot = make_players("ann", "robot")
-    bot.is_bot = True  # the hook the bot accounts will set
+    bot_account_create(user=bot)  # a real bot account, as its owner makes it
+    bot.refresh_from_db()
     closed = swiss(ann)
     open_ = swiss(ann, allow_bots=True)
     assert "does not allow bots" in may_join(bot, closed)
