@@ -32,8 +32,8 @@ from dramatiq.results.backends.redis import RedisBackend
 #: A worker whose heartbeat is older than this is dead and its messages go back on
 #: the queue.  Workers beat every HEARTBEAT_SECONDS (dotsboxes.jobs.worker), even
 #: in the middle of a long job.
-HEARTBEAT_TIMEOUT_MS = 2000
-HEARTBEAT_SECONDS = 0.4
+HEARTBEAT_TIMEOUT_MS = 1500
+HEARTBEAT_SECONDS = 0.3
 #: How long a result waits in Redis for the process that asked (hints, moves).
 RESULT_TTL_MS = 60_000
 
@@ -41,6 +41,7 @@ _lock = threading.Lock()
 _broker: RedisBroker | None = None
 _actors: dict[str, dramatiq.Actor] = {}
 running = 0  # jobs this process is running now (the worker's health key says busy)
+beat: Any = None  # set by the worker: writes its health key (called as a job starts too)
 
 
 def namespace() -> str:
@@ -106,6 +107,8 @@ def _closing(job: Any):
     def run(*args: Any, **kwargs: Any) -> Any:
         global running
         running += 1
+        if beat is not None:
+            beat()  # "busy" shows at once, not at the next heartbeat
         try:
             return job.fn(*args, **kwargs)
         finally:

@@ -85,23 +85,23 @@ def serve(lane: str) -> None:
     key = _health_key(lane)
     client = _redis()
     log.info("engine worker %s serving the %s lane", os.getpid(), lane)
+
+    def write_health_key() -> None:
+        health = {
+            "lane": lane,
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "busy": transport.running > 0,
+            "started": started,
+        }
+        client.set(key, json.dumps(health), ex=ALIVE_SECONDS)
+
+    transport.beat = write_health_key
     try:
         while not stop.wait(transport.HEARTBEAT_SECONDS):
             try:
                 broker.do_qsize(lane)  # dramatiq's heartbeat (and its maintenance)
-                client.set(
-                    key,
-                    json.dumps(
-                        {
-                            "lane": lane,
-                            "host": socket.gethostname(),
-                            "pid": os.getpid(),
-                            "busy": transport.running > 0,
-                            "started": started,
-                        }
-                    ),
-                    ex=ALIVE_SECONDS,
-                )
+                write_health_key()
             except Exception:  # Redis away: dramatiq reconnects, and so do we
                 log.warning("engine worker heartbeat failed", exc_info=True)
     finally:
