@@ -39,6 +39,7 @@ JOB_MODULES = (
     "dotsboxes.games.computer",
     "dotsboxes.games.hints",
     "dotsboxes.analysis.services",
+    "dotsboxes.analysis.board",
 )
 
 _registry: dict[str, Job] = {}

@@ -18,9 +18,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.management import CommandError, call_command
 from django.db import connection
+from django.urls import reverse
 
 from dotsboxes import jobs
+from dotsboxes.analysis import board as board_jobs
 from dotsboxes.analysis import services as analyses
 from dotsboxes.engine import players
 from dotsboxes.games import computer, services
@@ -133,7 +136,7 @@ def test_a_flood_of_analyses_does_not_delay_the_computers_move(on_the_queue):
         stop(supervisor)
 
 
-def test_a_hint_is_answered_by_a_worker(on_the_queue):
+def test_a_hint_is_answered_by_a_worker_and_the_health_checks_see_it(on_the_queue, client):
     supervisor = start_workers(on_the_queue, play=1, background=0)
     try:
         from dotsboxes.games import hints
@@ -145,5 +148,15 @@ def test_a_hint_is_answered_by_a_worker(on_the_queue):
         assert computer.choose.call(board, level="casual", budget=0.05, timeout=10) in set(
             board.legal_moves
         )
+        # The analysis board's quick pass is a play-lane job too; the worker stores it.
+        position = board.key()
+        assert board_jobs.ensure(position, "visitor-1") == "working"
+        assert wait_for(lambda: board_jobs.values(position))["level"] == "quick"
+        # The health checks see the one play worker, and that no analysis worker runs.
+        response = client.get(reverse("healthz_workers"))
+        assert response.status_code == 503
+        assert response.json()["workers"] == {"play": 1, "background": 0}
+        with pytest.raises(CommandError, match="no live engine worker for: background"):
+            call_command("engine_workers")
     finally:
         stop(supervisor)
