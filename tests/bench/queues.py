@@ -4,6 +4,8 @@
     nice python tests/bench/queues.py latency rq
     nice python tests/bench/queues.py kill dramatiq [--tuned]
     nice python tests/bench/queues.py kill rq [--wait 90]
+    nice python tests/bench/queues.py latency celery     # pip install celery first
+    nice python tests/bench/queues.py kill celery [--tuned]
 
 Both run against ``BENCH_REDIS_URL`` (default ``redis://127.0.0.1:6379/9``), which
 is flushed first, with workers started as separate processes of this script.
@@ -20,7 +22,9 @@ or that it never came within ``--wait`` seconds.  ``--tuned`` gives dramatiq's
 Redis broker the settings ``dotsboxes.jobs`` uses (2 s heartbeat timeout,
 maintenance on every command); RQ has no such knob short of its fixed 60 s on
 top of the job monitoring interval, so it runs with its defaults and a 1 s
-maintenance interval.
+maintenance interval.  Celery runs with ``acks_late`` and
+``reject_on_worker_lost``, prefork pool of one, prefetch multiplier 1;
+``--tuned`` sets its Redis visibility timeout to 2 s (default: one hour).
 """
 
 from __future__ import annotations
@@ -107,6 +111,41 @@ def rq_enqueue(tuned: bool):
     return lambda job_id, seconds=0.0: queue.enqueue("tests.bench.queues.job", job_id, seconds)
 
 
+# -- celery (not a dependency: pip install celery to run these) -------------------------
+
+
+def celery_app(tuned: bool):
+    from celery import Celery
+
+    app = Celery("bench", broker=URL)
+    app.conf.update(
+        task_acks_late=True,  # acknowledge after the job, as the other two do
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        broker_connection_retry_on_startup=True,
+        # Celery's Redis transport delivers an unacknowledged message again once
+        # it is older than the visibility timeout (default one hour).
+        broker_transport_options={"visibility_timeout": 2} if tuned else {},
+    )
+    app.task(name="bench.job")(job)
+    return app
+
+
+def celery_worker(tuned: bool) -> None:
+    app = celery_app(tuned)
+    app.worker_main(["worker", "-c", "1", "-Q", "bench", "--loglevel", "WARNING", "-O", "fair"])
+
+
+def celery_enqueue(tuned: bool):
+    app = celery_app(tuned)
+    return lambda job_id, seconds=0.0: app.send_task(
+        "bench.job", args=(job_id, seconds), queue="bench"
+    )
+
+
+ENQUEUE = {"dramatiq": dramatiq_enqueue, "rq": rq_enqueue, "celery": celery_enqueue}
+
+
 # -- the two measurements ----------------------------------------------------------------
 
 
@@ -135,7 +174,7 @@ def wait_for(condition, timeout: float) -> bool:
 def latency(library: str, tuned: bool, worker_timeout_ms: int, jobs: int = 200) -> None:
     client = redis.Redis.from_url(URL)
     client.flushdb()
-    enqueue = (dramatiq_enqueue if library == "dramatiq" else rq_enqueue)(tuned)
+    enqueue = ENQUEUE[library](tuned)
     worker = start_worker(library, tuned, worker_timeout_ms)
     try:
         enqueue("warm-up")
@@ -150,7 +189,7 @@ def latency(library: str, tuned: bool, worker_timeout_ms: int, jobs: int = 200) 
         assert wait_for(lambda: client.llen(STARTS) == jobs, 60), "jobs went missing"
         ms = [(at - sent[job_id]) * 1000 for job_id, _pid, at in starts(client)]
         print(
-            f"{library} pick-up latency, {jobs} jobs"
+            f"{library}{' tuned' if tuned else ''} pick-up latency, {jobs} jobs"
             + (f", worker_timeout {worker_timeout_ms} ms" if library == "dramatiq" else "")
             + f": median {statistics.median(ms):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms,"
             f" p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms"
@@ -163,7 +202,7 @@ def latency(library: str, tuned: bool, worker_timeout_ms: int, jobs: int = 200) 
 def kill(library: str, tuned: bool, wait: float) -> None:
     client = redis.Redis.from_url(URL)
     client.flushdb()
-    enqueue = (dramatiq_enqueue if library == "dramatiq" else rq_enqueue)(tuned)
+    enqueue = ENQUEUE[library](tuned)
     workers = [start_worker(library, tuned, 100) for _ in range(2)]
     try:
         time.sleep(3)  # both workers up and polling
@@ -188,7 +227,7 @@ def kill(library: str, tuned: bool, wait: float) -> None:
 
 
 def _child_of(pid: int, parent: int) -> bool:
-    """RQ runs each job in a forked work-horse: the job's pid is the worker's child."""
+    """RQ (work-horse) and celery (prefork pool) run a job in the worker's child process."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
             return int(stat.read().rsplit(")", 1)[1].split()[1]) == parent
@@ -199,7 +238,7 @@ def _child_of(pid: int, parent: int) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("what", choices=["latency", "kill", "worker"])
-    parser.add_argument("library", choices=["dramatiq", "rq"])
+    parser.add_argument("library", choices=["dramatiq", "rq", "celery"])
     parser.add_argument("--tuned", action="store_true")
     parser.add_argument("--worker-timeout-ms", type=int, default=1000)
     parser.add_argument("--wait", type=float, default=90)
@@ -207,6 +246,8 @@ def main() -> None:
     if args.what == "worker":
         if args.library == "dramatiq":
             dramatiq_worker(args.tuned, args.worker_timeout_ms)
+        elif args.library == "celery":
+            celery_worker(args.tuned)
         else:
             rq_worker()
     elif args.what == "latency":
