@@ -132,7 +132,10 @@ class Job:
             kwargs["progress"] = pool.Progress(token)
         future = submit(self.fn, *args, **kwargs)
         try:
-            return future.result(timeout=timeout)
+            result = future.result(timeout=timeout)
+            if progress is not None:
+                pool.flush(token)  # every report reaches ``progress`` before we return
+            return result
         except BaseException:
             future.cancel()
             raise

@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -38,9 +37,7 @@ def test_a_called_background_job_reports_its_progress_here():
     edges = ["a1-b1", "a2-b2", "a1-a2", "b1-b2"]
     result = analyse.call(1, 1, edges, progress=lambda *report: seen.append(report), timeout=60)
     assert result["players"]["red"]["edges"] == 2
-    deadline = time.monotonic() + 5
-    while len(seen) < 4 and time.monotonic() < deadline:  # reports travel on their own queue
-        time.sleep(0.02)
+    # Every report has arrived by the time the result is returned, as in a worker.
     assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
 
 
