@@ -44,13 +44,16 @@ def _redis():
     return redis.Redis.from_url(settings.REDIS_URL)
 
 
-def live_workers() -> list[dict]:
-    """The engine workers whose heartbeat is fresh (lane, host, pid, busy, started)."""
-    from .queue import namespace
+def live_workers(namespace: str | None = None) -> list[dict]:
+    """The engine workers whose heartbeat is fresh (lane, host, pid, busy, started).
+
+    ``namespace``: of another site's queues (default: this one's).
+    """
+    from .queue import namespace as ours
 
     client = _redis()
     found = []
-    for key in client.scan_iter(match=f"{namespace()}:engine-worker:*", count=500):
+    for key in client.scan_iter(match=f"{namespace or ours()}:engine-worker:*", count=500):
         value = client.get(key)
         if value:
             found.append(json.loads(value))
