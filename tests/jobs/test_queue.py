@@ -119,8 +119,9 @@ def test_a_flood_of_analyses_does_not_delay_the_computers_move(on_the_queue):
         edges = [str(e) for e in Board(3, 3).legal_moves]  # a whole 3 x 3 game's edges
         for _ in range(30):
             analyses.annotate_job.send(3, 3, edges)  # the background lane: seconds each
-        time.sleep(0.5)  # the background worker is busy with the first of them
-        assert next(w for w in live_workers() if w["lane"] == jobs.BACKGROUND)["busy"]
+        # The background worker is busy with the first of them (on a loaded machine it
+        # can take a while to start).
+        wait_for(lambda: next(w for w in live_workers() if w["lane"] == jobs.BACKGROUND)["busy"])
 
         game = services.game_create(
             actor=ALICE, mode=Game.Mode.COMPUTER, width=4, height=4, computer_level="master"
@@ -149,8 +150,12 @@ def test_a_hint_is_answered_by_a_worker_and_the_health_checks_see_it(on_the_queu
             board.legal_moves
         )
         # The analysis board's quick pass is a play-lane job too; the worker stores it.
-        position = board.key()
-        assert board_jobs.ensure(position, "visitor-1") == "working"
+        # (A position no other test analyses: values stay in the shared Redis cache.)
+        other = Board(4, 1)
+        for edge in ("a1-b1", "d2-e2", "c1-c2"):
+            other.play(edge)
+        position = other.key()
+        assert board_jobs.ensure(position, f"visitor-{on_the_queue}") == "working"
         assert wait_for(lambda: board_jobs.values(position))["level"] == "quick"
         # The health checks see the one play worker, and that no analysis worker runs.
         response = client.get(reverse("healthz_workers"))
