@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "dotsboxes.api",
     "dotsboxes.profiles",  # the profile sections that need several apps
     "dotsboxes.tournaments",
+    "dotsboxes.jobs",  # engine work: job functions, their transport, `engine_worker`
 ]
 
 MIDDLEWARE = [
@@ -194,6 +195,17 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# -- engine jobs -----------------------------------------------------------------
+# Off (the default): computer moves, hints and analyses run in this process's engine
+# pools, as on a single machine.  On (needs REDIS_URL): they go on dramatiq queues in
+# Redis and `manage.py engine_worker` processes, on any machine, run them; web
+# processes then start no engine pool (docs/JOBS.md, docs/DEPLOY.md).
+ENGINE_QUEUE = env_bool("ENGINE_QUEUE", False)
+if ENGINE_QUEUE and not REDIS_URL:
+    raise ImproperlyConfigured("ENGINE_QUEUE=1 needs REDIS_URL (the queues live in Redis)")
+# Redis key prefix of the queues: sites (or test runs) sharing one Redis keep apart.
+ENGINE_QUEUE_NAMESPACE = os.environ.get("ENGINE_QUEUE_NAMESPACE", "dotsboxes")
 
 # -- online rooms ------------------------------------------------------------------
 # The room clock (turn timers, stand-ins): "embedded" in every server process,

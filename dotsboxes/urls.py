@@ -9,6 +9,7 @@ from .accounts.language import switch_language
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("healthz/workers", views.healthz_workers, name="healthz_workers"),
     path("language/", switch_language, name="set_language"),
     path("play/", include("dotsboxes.games.urls")),
     path("rooms/", include("dotsboxes.rooms.urls")),

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from dotsboxes import clock
+from dotsboxes import clock, jobs
 from dotsboxes.games.presenters import player_name
 from dotsboxes.guide.boards import diagram
 from dotsboxes.notifications import services as notifications
@@ -37,3 +37,20 @@ def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+@require_GET
+def healthz_workers(request: HttpRequest) -> JsonResponse:
+    """For monitors: the live engine workers per lane (503 when a lane has none).
+
+    With ``ENGINE_QUEUE`` off the web processes run the engine themselves: 200.
+    """
+    if not jobs.queued():
+        return JsonResponse({"status": "ok", "engine": "embedded"})
+    from dotsboxes.jobs.worker import live_workers
+
+    workers = live_workers()
+    lanes = {lane: sum(w["lane"] == lane for w in workers) for lane in jobs.LANES}
+    ok = all(lanes.values())
+    body = {"status": "ok" if ok else "missing", "engine": "queue", "workers": lanes}
+    return JsonResponse(body, status=200 if ok else 503)

@@ -76,6 +76,7 @@ print(json.dumps(loaded))
 LAYERS = [
     {"rules"},
     {"engine"},
+    {"jobs"},  # engine work's transport: the apps define jobs, jobs imports no app
     {"games"},
     {"rooms", "guide", "accounts"},
     {"reports", "notifications", "api", "profiles", "tournaments"},

@@ -11,6 +11,11 @@ Limits: one job per visitor at a time (a lease in the cache, released when
 the job ends and lapsing after :data:`LEASE_SECONDS` if its server died), and
 at most :data:`BUSY_LIMIT` board jobs per server process; a refused start is
 simply tried again by the next poll, and the page says why it waits.
+
+With ``ENGINE_QUEUE`` the passes are jobs (:mod:`dotsboxes.jobs`): the quick
+one on the play lane, the deep one on the background lane, each storing its
+values and releasing the visitor's lease in the worker; the per-process limit
+is then the workers' number, so it is not counted here.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from concurrent.futures import Future
 from django.core.cache import cache
 from django.db import connection
 
+from dotsboxes import jobs
 from dotsboxes.engine import board_values, pool
 
 log = logging.getLogger(__name__)
@@ -65,6 +71,11 @@ def ensure(position: str, visitor: str) -> str:
     holder = cache.get(_visitor_key(visitor))
     if holder is not None:
         return "working" if holder == position else "mine"
+    if jobs.queued():
+        if not cache.add(_visitor_key(visitor), position, LEASE_SECONDS):
+            return "mine"
+        (quick_pass if stored is None else deep_pass).send(position, visitor)
+        return "working"
     global _jobs
     with _jobs_lock:
         if _jobs >= BUSY_LIMIT:
@@ -98,8 +109,35 @@ def _store(position: str, visitor: str, future: Future) -> None:
         except Exception:  # stored as final, so the pages stop asking for it
             log.exception("analysis board values failed for %s", position)
             result = {"level": "deep", "failed": True}
-        current = values(position)
-        if current is None or current["level"] != "deep":
-            cache.set(_key(position), result, VALUES_TTL)
+        _keep(position, result)
     finally:
         _finished(visitor)
+
+
+def _keep(position: str, result: dict) -> None:
+    current = values(position)
+    if current is None or current["level"] != "deep":
+        cache.set(_key(position), result, VALUES_TTL)
+
+
+@jobs.job(jobs.PLAY, name="analysis.board_quick")
+def quick_pass(position: str, visitor: str) -> None:
+    """The queued quick pass: a worker computes and stores it, then frees the visitor."""
+    try:
+        _keep(position, board_values.quick(position))
+    finally:
+        cache.delete(_visitor_key(visitor))
+
+
+@jobs.job(jobs.BACKGROUND, name="analysis.board_deep")
+def deep_pass(position: str, visitor: str) -> None:
+    """The queued deep pass (exact values within :data:`DEEP_SECONDS`)."""
+    try:
+        try:
+            result = board_values.deep(position, budget=DEEP_SECONDS)
+        except Exception:  # stored as final, so the pages stop asking for it
+            log.exception("analysis board values failed for %s", position)
+            result = {"level": "deep", "failed": True}
+        _keep(position, result)
+    finally:
+        cache.delete(_visitor_key(visitor))

@@ -1,16 +1,18 @@
 """Commands on game analyses: who may ask, start one, store what the engine found.
 
-The work itself is :func:`dotsboxes.engine.annotate.annotate`, run in the
-engine's background lane (:func:`dotsboxes.engine.pool.submit_background`),
-never in a request.  The row is created in the request's transaction and the
-job submitted once it commits; the worker's progress reports reach
-:func:`_progress` through the pool's progress queue, and the result is saved
-by :func:`_store` when the job ends.  A second request finds the row and
-reuses it.
+The work itself is :func:`dotsboxes.engine.annotate.annotate`, run by the
+:data:`analyse` job of the background lane (:mod:`dotsboxes.jobs`), never in a
+request.  The row is created in the request's transaction and the job sent once
+it commits.  Embedded, the job waits in a thread of this process on the engine's
+background pool, whose progress reports reach :func:`_progress` over the pool's
+progress queue; in an engine worker (``ENGINE_QUEUE``) all of it runs in the
+worker.  The job stores the result.  A second request finds the row and reuses
+it.
 
 A server can die while its job runs.  Its row then stops moving: an analysis
 not heard of for :data:`STALE_SECONDS` (progress is reported after every edge)
-that this process is not running is started again by the next request.
+that this process is not running is started again by the next request (on the
+queue, a worker's death needs no request: the queue delivers the job again).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from dotsboxes.engine import annotate, pool
+from dotsboxes import jobs
+from dotsboxes.engine import annotate
 from dotsboxes.games.events import GameChanged, game_changed
 from dotsboxes.games.models import Game
 from dotsboxes.games.services import Actor
@@ -100,48 +103,47 @@ def request_analysis(game: Game) -> GameAnalysis:
 
 
 def _start(pk: int) -> Future | None:
-    analysis = GameAnalysis.objects.select_related("game").filter(pk=pk).first()
-    if analysis is None:
+    if jobs.queued():  # a worker runs it; a lost one the queue delivers again
+        analyse.send(pk)
         return None
-    game = analysis.game
-    edges = list(game.moves.order_by("ply").values_list("edge", flat=True))
-    token = f"analysis:{connections['default'].settings_dict['NAME']}:{pk}"
     with _running_lock:
         if pk in _running:
             return None
         _running.add(pk)
-    pool.listen(token, lambda done, total: _progress(pk, done, total))
-    future = pool.submit_background(
-        annotate.annotate,
-        game.width,
-        game.height,
-        edges,
-        start_key=game.start_key,
-        progress=pool.Progress(token),
-    )
-    submitter = threading.get_ident()
-    future.add_done_callback(
-        lambda f: _store(pk, token, f, close=threading.get_ident() != submitter)
-    )
-    return future
-
-
-def _progress(pk: int, done: int, total: int) -> None:
-    # Called in the pool's progress thread, which lives as long as the process: give the
-    # connection back each time, or that thread keeps one of the pool's few for ever.
     try:
-        GameAnalysis.objects.filter(pk=pk).exclude(status=GameAnalysis.Status.DONE).update(
-            status=GameAnalysis.Status.RUNNING, done=done, total=total, updated_at=timezone.now()
-        )
-    finally:
-        connections.close_all()
+        return analyse.send(pk)
+    except Exception:
+        with _running_lock:
+            _running.discard(pk)
+        raise
 
 
-def _store(pk: int, token: str, future: Future, *, close: bool = True) -> None:
-    pool.listen(token, None)
+#: The engine's part, pure: the background lane's process pool, or in-line in a worker.
+annotate_job = jobs.job(jobs.BACKGROUND, name="engine.annotate")(annotate.annotate)
+
+
+@jobs.job(jobs.BACKGROUND, name="analysis.analyse")
+def analyse(pk: int) -> None:
+    """The job: analyse the game of analysis ``pk``, reporting progress, and store it.
+
+    Safe to run twice (the queue delivers a job again whose worker died): the
+    second run does the work again and stores the same result.
+    """
     try:
+        analysis = GameAnalysis.objects.select_related("game").filter(pk=pk).first()
+        if analysis is None or analysis.status == GameAnalysis.Status.DONE:
+            return
+        game = analysis.game
+        edges = list(game.moves.order_by("ply").values_list("edge", flat=True))
         try:
-            result = future.result()
+            result = annotate_job.call(
+                game.width,
+                game.height,
+                edges,
+                start_key=game.start_key,
+                progress=lambda done, total: _progress(pk, done, total),
+                timeout=None,
+            )
         except Exception:  # a crashed worker must not leave the page waiting forever
             log.exception("analysis %s failed", pk)
             GameAnalysis.objects.filter(pk=pk).update(
@@ -160,7 +162,19 @@ def _store(pk: int, token: str, future: Future, *, close: bool = True) -> None:
     finally:
         with _running_lock:
             _running.discard(pk)
-        if close:  # the pool's own thread: do not keep its connection open
+        connections.close_all()  # a job thread (or worker) lives on: give the connection back
+
+
+def _progress(pk: int, done: int, total: int) -> None:
+    # Called in the pool's progress thread (embedded), which lives as long as the process,
+    # or in the worker's job thread: give the connection back each time, or that thread
+    # keeps one of the pool's few for ever.
+    try:
+        GameAnalysis.objects.filter(pk=pk).exclude(status=GameAnalysis.Status.DONE).update(
+            status=GameAnalysis.Status.RUNNING, done=done, total=total, updated_at=timezone.now()
+        )
+    finally:
+        if not jobs.in_worker():
             connections.close_all()
 
 

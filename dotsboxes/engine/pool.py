@@ -43,6 +43,7 @@ def workers() -> int:
 
 _progress_queue: Any = None  # the background lane's queue (in the server and its workers)
 _listeners: dict[str, Callable[[int, int], None]] = {}
+_flushes: dict[str, threading.Event] = {}
 _drain: threading.Thread | None = None
 
 
@@ -140,6 +141,11 @@ def _drain_forever(queue: Any) -> None:
             token, done, total = queue.get()
         except (EOFError, OSError):  # the queue is gone: the server is stopping
             return
+        if done < 0:  # flush()'s marker: every report before it has been handed on
+            flushed = _flushes.get(token)
+            if flushed is not None:
+                flushed.set()
+            continue
         listener = _listeners.get(token)
         if listener is not None:
             # A listener's failure must not stop the others' progress.
@@ -153,6 +159,22 @@ def listen(token: str, listener: Callable[[int, int], None] | None) -> None:
         _listeners.pop(token, None)
     else:
         _listeners[token] = listener
+
+
+def flush(token: str, timeout: float = 1.0) -> None:
+    """Wait until the reports of ``Progress(token)`` sent so far have reached the listener.
+
+    A job's result and its reports travel on different pipes, so the result can
+    arrive first; once it has, every report was written before this marker.
+    """
+    if _progress_queue is None:
+        return
+    flushed = _flushes.setdefault(token, threading.Event())
+    try:
+        _progress_queue.put((token, -1, -1))
+        flushed.wait(timeout)
+    finally:
+        _flushes.pop(token, None)
 
 
 class Progress:

@@ -4,11 +4,13 @@ After any change that leaves the computer to move (a player's move, a new
 game where it plays Blue, an undo, an import) the core's change event
 (:data:`dotsboxes.games.events.game_changed`) reaches :func:`_on_game_changed`,
 which calls :func:`start`.  ``start``
-hands one edge's worth of work to a small thread pool; that thread submits
-``players.choose`` to the engine's process pool (:mod:`dotsboxes.engine.pool`)
-with the level's time budget and a seed, waits for it, and applies the
-answer with :func:`services.game_apply_computer_move`, which drops it if the
-game moved on meanwhile.  If the pool fails or overruns, a cheap level
+sends one edge's worth of work, the :data:`computer_move` job
+(:mod:`dotsboxes.jobs`), to a thread of this process or, with ``ENGINE_QUEUE``,
+to an engine worker; the job asks the engine (:func:`think`: the process pool,
+or in-line in a worker) with the level's time budget and a seed, and applies
+the answer with :func:`services.game_apply_computer_move`, which drops it if the
+game moved on meanwhile (so a job delivered twice draws one edge).  If the
+engine fails or overruns, a cheap level
 answers instead, so the game never stalls.  When the computer claims a box
 and moves again, that commit starts the next edge the same way: pages see
 its edges arrive one by one.
@@ -35,14 +37,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 
 from django.core.cache import cache
 from django.db import OperationalError, connection
 from django.dispatch import receiver
 
-from dotsboxes import leases
-from dotsboxes.engine import players, pool
+from dotsboxes import jobs, leases
+from dotsboxes.engine import players
 from dotsboxes.rules import Board, Edge
 
 from .events import GameChanged, game_changed
@@ -61,11 +63,13 @@ LEASE_SECONDS = 4
 RENEW_SECONDS = 0.5
 FALLBACK_LEVEL = "casual" if "casual" in players.LEVELS else players.LEVELS[0]
 
-_threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="computer")
+#: The engine's choice, as a pure job: embedded it runs in the play lane's process
+#: pool, in an engine worker in-line, from elsewhere with ENGINE_QUEUE over the queue.
+choose = jobs.job(jobs.PLAY, name="engine.choose")(players.choose)
 
 # The claims of this process's jobs, queued or running, renewed by one thread.
 # One renewer per process rather than the job's own thread, because a job can
-# wait in the queue of ``_threads`` longer than a lease while other games think:
+# wait in the jobs' thread pool longer than a lease while other games think:
 # its claim must hold then too.  It only lives as long as the process does,
 # which is the point: a killed server's claims lapse within LEASE_SECONDS.
 _held: dict[str, str] = {}  # claim key -> where it is held: "cache" or "db"
@@ -79,24 +83,22 @@ def budget_for(level: str, board: Board) -> float:
 
 
 def think(board: Board, *, level: str, seed: int, game_id: int | None = None) -> Edge:
-    """The computer's edge for the side to move, computed in the engine's process pool.
+    """The computer's edge for the side to move, computed off this thread's process.
 
-    Blocks the calling thread (never call it from a request): on a pool
-    failure or timeout the cheap :data:`FALLBACK_LEVEL` answers in-thread.
+    It is the :data:`choose` job: the engine's process pool, or in-line in an
+    engine worker (:mod:`dotsboxes.jobs`).  Blocks the calling thread (never
+    call it from a request): on a failure or timeout the cheap
+    :data:`FALLBACK_LEVEL` answers in-thread.
     ``game_id``: the worker keeps the master's tables for that game between
     moves (a few games per worker, least recently used dropped).
     """
     budget = budget_for(level, board)
-    future: Future | None = None
     try:
-        future = pool.submit(
-            players.choose, board, level=level, budget=budget, seed=seed, game=game_id
+        return choose.call(
+            board, level=level, budget=budget, seed=seed, game=game_id, timeout=budget + GRACE
         )
-        return future.result(timeout=budget + GRACE)
     except Exception:
         log.warning("engine failed or overran at %s; %s answers", board.key(), FALLBACK_LEVEL)
-        if future is not None:
-            future.cancel()
         return players.choose(board, level=FALLBACK_LEVEL, budget=0.05, seed=seed)
 
 
@@ -109,9 +111,12 @@ def claim_key(game_id: int, version: int) -> str:
     return f"computer:{connection.settings_dict['NAME']}:{game_id}:{version}"
 
 
-def _claim(game_id: int, version: int) -> bool:
-    """Take the lease on ``version`` of a game and keep renewing it; False if taken."""
-    global _renewer
+def _claim(game_id: int, version: int, *, renew: bool = True) -> bool:
+    """Take the lease on ``version`` of a game and keep renewing it; False if taken.
+
+    ``renew=False``: take it for one lease only (a job sent to the queue: the
+    worker that runs it holds it from then on, see :func:`_hold`).
+    """
     key = claim_key(game_id, version)
     try:
         taken, where = cache.add(key, 1, timeout=LEASE_SECONDS), "cache"
@@ -120,12 +125,37 @@ def _claim(game_id: int, version: int) -> bool:
         taken, where = _retry(lambda: leases.acquire(key, LEASE_SECONDS)), "db"
     if not taken:
         return False
+    if renew:
+        _keep(key, where)
+    return True
+
+
+def _hold(key: str) -> None:
+    """Hold ``key`` while this process runs its job (a queued job's worker).
+
+    Taken whoever held it: the queue delivers a job again after its worker died,
+    and then this is the job that counts.  In the process that claimed it
+    (embedded) it is already held and nothing changes.
+    """
+    with _held_lock:
+        if key in _held:
+            return
+    try:
+        cache.set(key, 1, timeout=LEASE_SECONDS)
+        where = "cache"
+    except Exception:
+        _retry(lambda: leases.acquire(key, LEASE_SECONDS))
+        where = "db"
+    _keep(key, where)
+
+
+def _keep(key: str, where: str) -> None:
+    global _renewer
     with _held_lock:
         _held[key] = where
         if _renewer is None or not _renewer.is_alive():
             _renewer = threading.Thread(target=_renew_forever, name="computer-claims", daemon=True)
             _renewer.start()
-    return True
 
 
 def _let_go(key: str) -> None:
@@ -183,10 +213,10 @@ def start(game: Game, *, level: str | None = None, side: str | None = None) -> F
     level = level or game.computer_level or players.DEFAULT_LEVEL
     if not side or game.status != Game.Status.ACTIVE or level not in players.LEVELS:
         return None
-    if not _claim(game.pk, game.version):
+    if not _claim(game.pk, game.version, renew=not jobs.queued()):
         return None
     whole_turn = side != game.computer_side
-    return _threads.submit(_job, game.pk, game.version, level, side, whole_turn)
+    return computer_move.send(game.pk, game.version, level, side, whole_turn)
 
 
 def ensure(game: Game, board: Board) -> Future | None:
@@ -203,9 +233,16 @@ def ensure(game: Game, board: Board) -> Future | None:
         return None
 
 
-def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) -> int:
+@jobs.job(jobs.PLAY, name="games.computer_move")
+def computer_move(game_id: int, version: int, level: str, side: str, whole_turn: bool) -> int:
+    """The job: think about ``version`` of the game and apply the edge if it still stands.
+
+    Safe to run twice (the queue delivers a job again whose worker died): the
+    edge is applied under the game's version check, so only one run draws it.
+    """
     drawn = 0
     key = claim_key(game_id, version)  # taken by start(), renewed until this job ends
+    _hold(key)
     try:
         while True:
             game = _retry(lambda: Game.objects.filter(pk=game_id).first())
@@ -233,7 +270,7 @@ def _job(game_id: int, version: int, level: str, side: str, whole_turn: bool) ->
             # A whole turn goes on at the new version: hold that one now, as
             # start() would, and let the old one lapse.
             version = result.game.version
-            if not _claim(game_id, version):
+            if not _claim(game_id, version, renew=True):
                 return drawn  # another job already thinks about it
             _let_go(key)
             key = claim_key(game_id, version)

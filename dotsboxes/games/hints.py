@@ -1,8 +1,10 @@
 """Hints for the player to move: the engine's recommended edge and a one-line reason.
 
-The engine (:func:`dotsboxes.engine.players.hint`) works in its process pool
-with a small budget while the request waits on the result; should the pool
-fail or overrun, the engine answers in-thread with a tiny budget instead.
+The engine (:func:`dotsboxes.engine.players.hint`, the :data:`hint` job of the
+play lane) works in the engine's process pool or an engine worker
+(:mod:`dotsboxes.jobs`) with a small budget while the request waits on the
+result; should that fail or overrun, the engine answers in-thread with a tiny
+budget instead.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import re
 
 from django.utils.translation import gettext, ngettext
 
-from dotsboxes.engine import players, pool
+from dotsboxes import jobs
+from dotsboxes.engine import players
 from dotsboxes.engine.players import Hint
 from dotsboxes.rules import Board
 
@@ -23,6 +26,8 @@ GRACE = 3.0  # seconds the pool may overrun before the in-thread answer
 FALLBACK_BUDGET = 0.05
 
 __all__ = ["Hint", "reason_text", "recommend"]
+
+hint = jobs.job(jobs.PLAY, name="engine.hint")(players.hint)
 
 # The engine is pure Python and explains its moves in fixed English phrases
 # (``players.explain`` and ``players._outlook``); each is matched here and said in
@@ -131,7 +136,7 @@ def recommend(board: Board) -> Hint:
     """The hint for the side to move on ``board`` (which must have an edge left)."""
     budget = min(HINT_BUDGET, players.default_budget("master", board) / 2)
     try:
-        return pool.submit(players.hint, board, budget=budget).result(timeout=budget + GRACE)
+        return hint.call(board, budget=budget, timeout=budget + GRACE)
     except Exception:
         log.warning("hint engine failed or overran at %s; answering in-thread", board.key())
         return players.hint(board, budget=FALLBACK_BUDGET)

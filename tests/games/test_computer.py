@@ -11,7 +11,7 @@ import time
 import pytest
 from django.core.cache import cache
 
-from dotsboxes.engine import players
+from dotsboxes.engine import players, pool
 from dotsboxes.games import computer, services
 from dotsboxes.games.models import Game, Side
 from dotsboxes.rules import Board
@@ -164,7 +164,7 @@ def test_the_engine_failing_falls_back_to_a_cheaper_level(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("pool is down")
 
-    monkeypatch.setattr(computer.pool, "submit", broken)
+    monkeypatch.setattr(pool, "submit", broken)  # the engine pool behind the jobs
     edge = computer.think(board, level=players.DEFAULT_LEVEL, seed=1)
     assert not board.is_drawn(edge)
 
@@ -175,7 +175,7 @@ def test_a_hint_still_comes_when_the_engine_pool_fails(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("pool is down")
 
-    monkeypatch.setattr(hints.pool, "submit", broken)
+    monkeypatch.setattr(pool, "submit", broken)
     board = Board(2, 2)
     board.play("a1-b1")
     hint = hints.recommend(board)

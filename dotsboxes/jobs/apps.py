@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class JobsConfig(AppConfig):
+    name = "dotsboxes.jobs"
+    verbose_name = "Engine jobs"

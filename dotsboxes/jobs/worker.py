@@ -1,0 +1,112 @@
+"""An engine worker process: serves one lane's queue, one job at a time.
+
+``manage.py engine_worker`` starts one such process per engine slot (see the
+command).  Each process runs a dramatiq ``Worker`` with one thread and a
+prefetch of one, so a message never waits in a busy process while another is
+idle, and the play lane has processes of its own: a flood of analyses can
+only fill the background lane's processes, never delay a computer's move.
+
+Every :data:`queue.HEARTBEAT_SECONDS` a thread (1) sends dramatiq's broker a
+command, which is what refreshes this worker's heartbeat there (dramatiq only
+beats when it fetches, and a worker busy with its one prefetched message does
+not fetch: without this a long analysis would look dead and be delivered
+twice), and (2) writes this worker's own key, which :func:`live_workers` (the
+``engine_workers`` health check) lists.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import signal
+import socket
+import threading
+import time
+
+log = logging.getLogger(__name__)
+
+#: Seconds a worker's health key outlives its last heartbeat.
+ALIVE_SECONDS = 5
+
+
+def _health_key(lane: str) -> str:
+    from .queue import namespace
+
+    return f"{namespace()}:engine-worker:{lane}:{socket.gethostname()}:{os.getpid()}"
+
+
+def _redis():
+    import redis
+    from django.conf import settings
+
+    return redis.Redis.from_url(settings.REDIS_URL)
+
+
+def live_workers(namespace: str | None = None) -> list[dict]:
+    """The engine workers whose heartbeat is fresh (lane, host, pid, busy, started).
+
+    ``namespace``: of another site's queues (default: this one's).
+    """
+    from .queue import namespace as ours
+
+    client = _redis()
+    found = []
+    for key in client.scan_iter(match=f"{namespace or ours()}:engine-worker:*", count=500):
+        value = client.get(key)
+        if value:
+            found.append(json.loads(value))
+    return sorted(found, key=lambda w: (w["lane"], w["host"], w["pid"]))
+
+
+def serve(lane: str) -> None:
+    """Serve ``lane`` until SIGTERM or SIGINT (then finish the job in hand)."""
+    import dramatiq
+
+    from . import JOB_MODULES, LANES
+    from . import queue as transport
+
+    if lane not in LANES:
+        raise ValueError(f"unknown lane {lane!r}")
+    import dotsboxes.jobs as jobs
+
+    jobs._in_worker = True
+    for module in JOB_MODULES:
+        importlib.import_module(module)
+    broker = transport.broker()
+    transport.declare_all(list(jobs.registry().values()))
+    if lane != jobs.PLAY:
+        os.nice(10)  # analyses yield the machine's cores to the play lane
+    worker = dramatiq.Worker(broker, queues={lane}, worker_threads=1, worker_timeout=100)
+    worker.queue_prefetch = 1
+    worker.start()
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    started = time.time()
+    key = _health_key(lane)
+    client = _redis()
+    log.info("engine worker %s serving the %s lane", os.getpid(), lane)
+
+    def write_health_key() -> None:
+        health = {
+            "lane": lane,
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "busy": transport.running > 0,
+            "started": started,
+        }
+        client.set(key, json.dumps(health), ex=ALIVE_SECONDS)
+
+    transport.beat = write_health_key
+    try:
+        while not stop.wait(transport.HEARTBEAT_SECONDS):
+            try:
+                broker.do_qsize(lane)  # dramatiq's heartbeat (and its maintenance)
+                write_health_key()
+            except Exception:  # Redis away: dramatiq reconnects, and so do we
+                log.warning("engine worker heartbeat failed", exc_info=True)
+    finally:
+        client.delete(key)
+        worker.stop(timeout=60_000)
