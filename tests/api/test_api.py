@@ -389,3 +389,42 @@ def test_an_unanswered_challenge_expires_and_can_no_longer_be_accepted(bot_api, 
     from dotsboxes.api.streams import _events_since, _Seen
 
     assert _events_since(challenge.target_id, _Seen()) == []  # not offered to the bot again
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[" * 100_000 + b"]" * 100_000, b'{"a": ' * 100_000 + b"1" + b"}" * 100_000],
+    ids=["array", "object"],
+)
+def test_json_nested_past_the_parsers_depth_is_400_not_500(bot_api, betabot, body):
+    # json.loads raises RecursionError (not ValueError) on it: it answered 500.
+    response = bot_api.client.post(
+        "/api/challenge/betabot", body, content_type="application/json", headers=bot_api._headers()
+    )
+    assert response.status_code == 400 and "JSON" in response.json()["error"]
+    assert not Challenge.objects.exists()
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e400"])
+def test_a_version_or_size_that_is_not_a_finite_number_is_refused_not_500(
+    bot_api, alice, game_id, betabot, number
+):
+    # int(float("inf")) raises OverflowError, which nothing caught: both answered 500.
+    alice_moves(alice, game_id, "a1-b1")
+    challenges = Challenge.objects.count()  # (the game's own)
+    move = bot_api.client.post(
+        f"/api/game/{game_id}/move",
+        '{"edge": "c3-c2", "version": ' + number + "}",
+        content_type="application/json",
+        headers=bot_api._headers(),
+    )
+    assert move.status_code in (400, 409) and move.json()["error"]
+    assert Game.objects.get(public_id=game_id).moves.count() == 1
+    challenge = bot_api.client.post(
+        "/api/challenge/betabot",
+        '{"width": ' + number + "}",
+        content_type="application/json",
+        headers=bot_api._headers(),
+    )
+    assert challenge.status_code == 400 and challenge.json()["error"]
+    assert Challenge.objects.count() == challenges
