@@ -13,6 +13,8 @@ import json
 import math
 from collections.abc import Callable
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -53,9 +55,17 @@ def body(request: HttpRequest) -> dict:
     """The request's JSON object (or form fields); raises GameError (400) otherwise."""
     if request.method != "POST":
         return {}
-    if request.content_type == "application/json" or request.body[:1] in (b"{", b"["):
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        # Django's own answer to it is an HTML page, and a traceback in the log.
+        raise GameError(
+            _("The request body is too large: at most %(n)d bytes.")
+            % {"n": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+        ) from None
+    if request.content_type == "application/json" or raw[:1] in (b"{", b"["):
         try:
-            data = json.loads(request.body or b"{}", parse_float=_finite, parse_constant=_not_json)
+            data = json.loads(raw or b"{}", parse_float=_finite, parse_constant=_not_json)
         except (ValueError, UnicodeError, RecursionError):
             # RecursionError: nested deeper than the parser recurses ("[[[[...").
             raise GameError(_("The request body is not valid JSON.")) from None

@@ -428,3 +428,20 @@ def test_a_version_or_size_that_is_not_a_finite_number_is_refused_not_500(
     )
     assert challenge.status_code == 400 and challenge.json()["error"]
     assert Challenge.objects.count() == challenges
+
+
+def test_a_body_past_the_upload_limit_is_a_json_400_and_logs_no_traceback(
+    bot_api, betabot, settings, caplog
+):
+    # request.body raised RequestDataTooBig: Django's own 400 page (not JSON), and a
+    # traceback in the log for every such call.
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    response = bot_api.client.post(
+        "/api/challenge/betabot",
+        '{"side": "' + "x" * 2000 + '"}',
+        content_type="application/json",
+        headers=bot_api._headers(),
+    )
+    assert response.status_code == 400 and "too large" in response.json()["error"]
+    assert not [r for r in caplog.records if r.exc_info]
+    assert not Challenge.objects.exists()
