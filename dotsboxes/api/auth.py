@@ -55,6 +55,9 @@ def body(request: HttpRequest) -> dict:
     """The request's JSON object (or form fields); raises GameError (400) otherwise."""
     if request.method != "POST":
         return {}
+    if request.content_type == "multipart/form-data":
+        # Read as a form: the middleware has parsed its stream, so request.body would raise.
+        return request.POST.dict()
     try:
         raw = request.body
     except RequestDataTooBig:

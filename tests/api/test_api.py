@@ -445,3 +445,17 @@ def test_a_body_past_the_upload_limit_is_a_json_400_and_logs_no_traceback(
     assert response.status_code == 400 and "too large" in response.json()["error"]
     assert not [r for r in caplog.records if r.exc_info]
     assert not Challenge.objects.exists()
+
+
+def test_a_multipart_form_body_is_read_like_a_form(bot_api, alice, game_id):
+    # The middleware had read the multipart stream, and request.body then raised
+    # RawPostDataException: a 500.
+    alice_moves(alice, game_id, "a1-b1")
+    version = bot_api.get(f"/api/game/{game_id}").json()["game"]["version"]
+    response = bot_api.client.post(
+        f"/api/game/{game_id}/move",
+        {"edge": "c3-c2", "version": version},  # the test client sends multipart
+        headers=bot_api._headers(),
+    )
+    assert response.status_code == 200
+    assert response.json()["game"]["moves"] == ["a1-b1", "c2-c3"]
