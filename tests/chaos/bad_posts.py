@@ -219,15 +219,43 @@ class Database:
     def snapshot(self, scope: str | None = None) -> dict[str, list]:
         if scope:
             return {"(case rows)": self.rows(scope)}
-        return {t: sorted(self.rows(self.select(t))) for t in self.tables}
+        if self.mark == "?":
+            return {t: sorted(self.rows(self.select(t))) for t in self.tables}
+        # PostgreSQL: every table's row versions (ctid, xmin: any write makes new ones) in
+        # one round trip; the content digest is read again only for a table whose rows
+        # were written since.  (Reading every table's rows as text each time, the
+        # puzzles' JSON most, made a case slow enough for the personas' idle connections
+        # to meet uvicorn's keep-alive timeout.)
+        if not hasattr(self, "_versions"):
+            self._versions = " UNION ALL ".join(
+                f"SELECT '{t}', md5(coalesce(string_agg(ctid::text || ':' || xmin::text, '|' "
+                f"ORDER BY ctid), '')) FROM \"{t}\""
+                for t in self.tables
+            )
+            self._cache: dict[str, tuple[str, list]] = {}
+        snapshot = {}
+        for table, version in self.rows(self._versions):
+            cached = self._cache.get(table)
+            if cached is None or cached[0] != version:
+                cached = (version, self.rows(self.select(table)))
+                self._cache[table] = cached
+            snapshot[table] = cached[1]
+        return snapshot
 
     def select(self, table: str) -> str:
         skipped = UNWATCHED_COLUMNS.get(table)
-        if not skipped:
-            return f'SELECT * FROM "{table}"'
-        cursor = self.connection.execute(f'SELECT * FROM "{table}" WHERE 1 = 0')
-        columns = [d[0] for d in cursor.description if d[0] not in skipped]
-        return "SELECT " + ", ".join(f'"{c}"' for c in columns) + f' FROM "{table}"'
+        columns = "*"
+        if skipped:
+            cursor = self.connection.execute(f'SELECT * FROM "{table}" WHERE 1 = 0')
+            columns = ", ".join(f'"{d[0]}"' for d in cursor.description if d[0] not in skipped)
+        if self.mark == "?":
+            return f'SELECT {columns} FROM "{table}"'
+        # PostgreSQL: one digest of the table's rows as text, made by the server.
+        row = "t" if columns == "*" else f"ROW({columns})"
+        return (
+            f"SELECT md5(coalesce(string_agg(r, '|' ORDER BY r), '')), count(*) "
+            f'FROM (SELECT {row}::text AS r FROM "{table}" t) x'
+        )
 
     def close(self) -> None:
         self.connection.close()
