@@ -97,7 +97,7 @@ async def api_cases(run: Run, people: dict[str, Persona]) -> list[Case]:
     tb = await bot_with_token(beta, "betabot")
     tg = await bot_with_token(gamma, "gammabot")
     revoked = await new_token(alpha, "alphabot")
-    spare = await new_token(alpha, "alphabot")
+    await new_token(alpha, "alphabot")  # a spare: its row is revoked twice below
     rows = run.db.rows(
         "SELECT t.id FROM api_apitoken t JOIN auth_user u ON u.id = t.user_id "
         "WHERE u.username = 'alphabot' ORDER BY t.id"
@@ -105,7 +105,6 @@ async def api_cases(run: Run, people: dict[str, Persona]) -> list[Case]:
     revoked_id, spare_id = rows[1][0], rows[2][0]
     status, _, _ = await alpha.post(f"/bots/tokens/{revoked_id}/revoke", {})
     assert status == 302, ("revoke", status)
-    del spare  # only its row is used: revoked twice below
 
     async def challenge() -> int:  # Alpha invites Beta, and will be Blue
         data = {"width": 3, "height": 3, "side": "blue"}
