@@ -332,6 +332,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # django-axes logs every sign-in at INFO; lock-outs are warnings.
-    "loggers": {"axes": {"level": "WARNING"}},
+    "filters": {"expected": {"()": "dotsboxes.logfilters.ExpectedWithoutTraceback"}},
+    "loggers": {
+        # django-axes logs every sign-in at INFO; lock-outs are warnings.
+        "axes": {"level": "WARNING"},
+        # A sign-out in another tab mid-request: a 400, one line (dotsboxes/logfilters.py).
+        "django.request": {"filters": ["expected"]},
+    },
 }

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from collections.abc import Callable
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -37,14 +40,37 @@ def refused(exc: GameError, **extra: object) -> JsonResponse:
     return error(str(exc), status, **extra)
 
 
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e400: int() of it raises OverflowError
+        raise ValueError(text)
+    return number
+
+
+def _not_json(name: str) -> float:
+    raise ValueError(name)  # NaN and Infinity: Python reads them, JSON has none
+
+
 def body(request: HttpRequest) -> dict:
     """The request's JSON object (or form fields); raises GameError (400) otherwise."""
     if request.method != "POST":
         return {}
-    if request.content_type == "application/json" or request.body[:1] in (b"{", b"["):
+    if request.content_type == "multipart/form-data":
+        # Read as a form: the middleware has parsed its stream, so request.body would raise.
+        return request.POST.dict()
+    try:
+        raw = request.body
+    except RequestDataTooBig:
+        # Django's own answer to it is an HTML page, and a traceback in the log.
+        raise GameError(
+            _("The request body is too large: at most %(n)d bytes.")
+            % {"n": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+        ) from None
+    if request.content_type == "application/json" or raw[:1] in (b"{", b"["):
         try:
-            data = json.loads(request.body or b"{}")
-        except (ValueError, UnicodeError):
+            data = json.loads(raw or b"{}", parse_float=_finite, parse_constant=_not_json)
+        except (ValueError, UnicodeError, RecursionError):
+            # RecursionError: nested deeper than the parser recurses ("[[[[...").
             raise GameError(_("The request body is not valid JSON.")) from None
         if not isinstance(data, dict):
             raise GameError(_("The request body must be a JSON object."))

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from dotsboxes.rooms.forms import SIZES
 from dotsboxes.rooms.models import Room
+from dotsboxes.text import reject_control_characters
 
 
 class ChallengeForm(forms.Form):
@@ -28,4 +29,9 @@ class ChallengeForm(forms.Form):
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(label=_("Token name (for you)"), max_length=40, required=False)
+    name = forms.CharField(
+        label=_("Token name (for you)"),
+        max_length=40,
+        required=False,
+        validators=[reject_control_characters],
+    )

@@ -78,9 +78,10 @@ def token_new(request: HttpRequest) -> HttpResponse:
     if not services.is_bot(request.user):
         return _refused(request, GameError(_no_bot()))
     form = TokenForm(request.POST)
-    name = form.cleaned_data["name"] if form.is_valid() else ""
+    if not form.is_valid():  # refused, not made nameless: nothing is stored
+        return _refused(request, GameError(" ".join(e for es in form.errors.values() for e in es)))
     try:
-        _row, token = tokens.token_create(user=request.user, name=name)
+        _row, token = tokens.token_create(user=request.user, name=form.cleaned_data["name"])
     except GameError as exc:
         return _refused(request, exc)
     # Shown once, on the next profile page; only its digest is stored.

@@ -389,3 +389,73 @@ def test_an_unanswered_challenge_expires_and_can_no_longer_be_accepted(bot_api, 
     from dotsboxes.api.streams import _events_since, _Seen
 
     assert _events_since(challenge.target_id, _Seen()) == []  # not offered to the bot again
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[" * 100_000 + b"]" * 100_000, b'{"a": ' * 100_000 + b"1" + b"}" * 100_000],
+    ids=["array", "object"],
+)
+def test_json_nested_past_the_parsers_depth_is_400_not_500(bot_api, betabot, body):
+    # json.loads raises RecursionError (not ValueError) on it: it answered 500.
+    response = bot_api.client.post(
+        "/api/challenge/betabot", body, content_type="application/json", headers=bot_api._headers()
+    )
+    assert response.status_code == 400 and "JSON" in response.json()["error"]
+    assert not Challenge.objects.exists()
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e400"])
+def test_a_version_or_size_that_is_not_a_finite_number_is_refused_not_500(
+    bot_api, alice, game_id, betabot, number
+):
+    # int(float("inf")) raises OverflowError, which nothing caught: both answered 500.
+    alice_moves(alice, game_id, "a1-b1")
+    challenges = Challenge.objects.count()  # (the game's own)
+    move = bot_api.client.post(
+        f"/api/game/{game_id}/move",
+        '{"edge": "c3-c2", "version": ' + number + "}",
+        content_type="application/json",
+        headers=bot_api._headers(),
+    )
+    assert move.status_code in (400, 409) and move.json()["error"]
+    assert Game.objects.get(public_id=game_id).moves.count() == 1
+    challenge = bot_api.client.post(
+        "/api/challenge/betabot",
+        '{"width": ' + number + "}",
+        content_type="application/json",
+        headers=bot_api._headers(),
+    )
+    assert challenge.status_code == 400 and challenge.json()["error"]
+    assert Challenge.objects.count() == challenges
+
+
+def test_a_body_past_the_upload_limit_is_a_json_400_and_logs_no_traceback(
+    bot_api, betabot, settings, caplog
+):
+    # request.body raised RequestDataTooBig: Django's own 400 page (not JSON), and a
+    # traceback in the log for every such call.
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    response = bot_api.client.post(
+        "/api/challenge/betabot",
+        '{"side": "' + "x" * 2000 + '"}',
+        content_type="application/json",
+        headers=bot_api._headers(),
+    )
+    assert response.status_code == 400 and "too large" in response.json()["error"]
+    assert not [r for r in caplog.records if r.exc_info]
+    assert not Challenge.objects.exists()
+
+
+def test_a_multipart_form_body_is_read_like_a_form(bot_api, alice, game_id):
+    # The middleware had read the multipart stream, and request.body then raised
+    # RawPostDataException: a 500.
+    alice_moves(alice, game_id, "a1-b1")
+    version = bot_api.get(f"/api/game/{game_id}").json()["game"]["version"]
+    response = bot_api.client.post(
+        f"/api/game/{game_id}/move",
+        {"edge": "c3-c2", "version": version},  # the test client sends multipart
+        headers=bot_api._headers(),
+    )
+    assert response.status_code == 200
+    assert response.json()["game"]["moves"] == ["a1-b1", "c2-c3"]

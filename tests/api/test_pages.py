@@ -214,3 +214,15 @@ def test_the_waiting_page_says_when_a_challenge_expired_and_stops_polling(alice,
     Challenge.objects.update(created_at=Challenge.open_since() - timedelta(seconds=1))
     page = client.get(response["Location"]).content.decode()
     assert "has expired" in page and "hx-trigger" not in page
+
+
+@pytest.mark.parametrize("name", ["lap\x01top", "x" * 41])
+def test_a_token_name_with_a_control_character_or_too_long_is_refused_and_no_token_made(
+    alphabot, name
+):
+    # The form's errors were dropped: a token was made anyway (nameless), its name unchecked.
+    client = signed_in(alphabot)
+    response = client.post(reverse("bots:token_new"), {"name": name})
+    assert response.status_code == 400
+    assert "control character" in response.content.decode() or "40" in response.content.decode()
+    assert not ApiToken.objects.exists()

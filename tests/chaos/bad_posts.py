@@ -20,12 +20,20 @@ in) and leave the database exactly as it was: every table (sessions, sign-in
 attempts and the servers' heartbeat excepted) is read before and after the post,
 or the rows a case names.  For a duplicate the first post must succeed and the
 second change nothing.
+
+The bot API, the bot pages and the puzzle trainer have their cases in
+:mod:`tests.chaos.bad_posts_apps`: the API is CSRF-exempt by design, so its
+forgeries are calls without a valid token (401), and its refusals are the JSON
+statuses docs/API.md gives (403, 404, 409 and 422 with the game's state, 400).
+Their tables (bot flags, tokens but for when one was last used, challenges,
+puzzle attempts and ratings) are watched like every other (``MUST_WATCH``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import tempfile
@@ -46,6 +54,21 @@ PASSWORD = "correct horse battery 13"
 #: Tables a refused post may still write: the visitor's session, django-axes'
 #: record of a failed sign-in (that is its job), the servers' heartbeat.
 UNWATCHED = ("django_session", "axes_", "rooms_serverbeat", "leases_lease")
+#: Columns a refused post may still write: when a token was last used (at most once a
+#: minute, on any authenticated call, refused or not).  The rest of the row is watched.
+UNWATCHED_COLUMNS = {"api_apitoken": ("last_used_at",)}
+#: Tables that must be among the watched ones (a prefix above must not hide them).
+MUST_WATCH = (
+    "games_game",
+    "rooms_room",
+    "api_botaccount",
+    "api_apitoken",
+    "api_challenge",
+    "puzzles_puzzle",
+    "puzzles_puzzleattempt",
+    "puzzles_puzzlerating",
+)
+API_TOKEN = re.compile(r'id="new-token">([^<]+)<')
 
 
 # -- which endpoints take POST ---------------------------------------------------------
@@ -137,6 +160,32 @@ class Persona:
         ) as r:
             return r.status, await r.text(errors="replace"), r.headers.get("Location", "")
 
+    async def api(
+        self,
+        path: str,
+        data: dict | None = None,
+        *,
+        bearer: str = "",
+        raw: bytes | None = None,
+        origin: str = "",
+        auth: str = "",
+    ) -> tuple[int, str, str]:
+        """A bot API call: a JSON body (or ``raw`` bytes) and the bearer token, if any.
+
+        The session's cookies go along too, as a browser's would: the API must ignore them."""
+        headers = {"Content-Type": "application/json"}
+        if bearer:
+            headers["Authorization"] = f"Bearer {bearer}"
+        if auth:
+            headers["Authorization"] = auth
+        if origin:
+            headers["Origin"] = origin
+        payload = raw if raw is not None else json.dumps(data or {}).encode()
+        async with self.session.post(
+            self.base + path, data=payload, headers=headers, allow_redirects=False
+        ) as r:
+            return r.status, await r.text(errors="replace"), r.headers.get("Location", "")
+
     async def close(self) -> None:
         await self.session.close()
 
@@ -170,7 +219,43 @@ class Database:
     def snapshot(self, scope: str | None = None) -> dict[str, list]:
         if scope:
             return {"(case rows)": self.rows(scope)}
-        return {t: sorted(self.rows(f'SELECT * FROM "{t}"')) for t in self.tables}
+        if self.mark == "?":
+            return {t: sorted(self.rows(self.select(t))) for t in self.tables}
+        # PostgreSQL: every table's row versions (ctid, xmin: any write makes new ones) in
+        # one round trip; the content digest is read again only for a table whose rows
+        # were written since.  (Reading every table's rows as text each time, the
+        # puzzles' JSON most, made a case slow enough for the personas' idle connections
+        # to meet uvicorn's keep-alive timeout.)
+        if not hasattr(self, "_versions"):
+            self._versions = " UNION ALL ".join(
+                f"SELECT '{t}', md5(coalesce(string_agg(ctid::text || ':' || xmin::text, '|' "
+                f"ORDER BY ctid), '')) FROM \"{t}\""
+                for t in self.tables
+            )
+            self._cache: dict[str, tuple[str, list]] = {}
+        snapshot = {}
+        for table, version in self.rows(self._versions):
+            cached = self._cache.get(table)
+            if cached is None or cached[0] != version:
+                cached = (version, self.rows(self.select(table)))
+                self._cache[table] = cached
+            snapshot[table] = cached[1]
+        return snapshot
+
+    def select(self, table: str) -> str:
+        skipped = UNWATCHED_COLUMNS.get(table)
+        columns = "*"
+        if skipped:
+            cursor = self.connection.execute(f'SELECT * FROM "{table}" WHERE 1 = 0')
+            columns = ", ".join(f'"{d[0]}"' for d in cursor.description if d[0] not in skipped)
+        if self.mark == "?":
+            return f'SELECT {columns} FROM "{table}"'
+        # PostgreSQL: one digest of the table's rows as text, made by the server.
+        row = "t" if columns == "*" else f"ROW({columns})"
+        return (
+            f"SELECT md5(coalesce(string_agg(r, '|' ORDER BY r), '')), count(*) "
+            f'FROM (SELECT {row}::text AS r FROM "{table}" t) x'
+        )
 
     def close(self) -> None:
         self.connection.close()
@@ -206,6 +291,10 @@ class Case:
     scope: str | None = None  # SQL whose rows must not change (default: every watched table)
     first: bool = False  # a duplicate: the same post must succeed once before
     settle: bool = True  # after the first post, wait for the computer's reply
+    api: str | None = None  # a bot API call with this bearer token ("": none); else a form
+    raw: bytes | None = None  # an API call's body as it is sent (else ``data`` as JSON)
+    auth: str = ""  # an API call's whole Authorization header (a wrong scheme, say)
+    state: bool = False  # the API's refusal must carry the game's current state
 
 
 @dataclass
@@ -227,6 +316,18 @@ def refused(case: Case, status: int, body: str, location: str) -> str:
     if status >= 500:
         return f"answered {status}"
     expect = case.expect
+    if case.api is not None:  # the API: the status docs/API.md gives, a JSON sentence
+        if str(status) != expect:
+            return f"answered {status}, not {expect}"
+        try:
+            answer = json.loads(body)
+        except ValueError:
+            return f"{status} that is not JSON"
+        if not isinstance(answer, dict) or not str(answer.get("error", "")).strip():
+            return f"{status} without an error sentence"
+        if case.state and "state" not in answer:
+            return f"{status} without the game's state"
+        return ""
     if expect == "403":
         return "" if status == 403 else f"answered {status}, not 403"
     if expect == "404":
@@ -271,18 +372,33 @@ class Run:
         data = dict(case.data)
         for key, value in data.items():
             if isinstance(value, Now):
-                public_id = case.path.split("/")[2]
+                from django.urls import resolve
+
+                public_id = resolve(case.path.split("?")[0]).kwargs["public_id"]
                 rows = self.db.rows(
                     "SELECT version FROM games_game WHERE public_id = %s", (public_id,)
                 )
                 data[key] = int(rows[0][0]) + value.offset
         return data
 
+    async def send(self, case: Case, data: dict, *, first: bool = False) -> tuple[int, str, str]:
+        if case.api is not None:
+            if first:  # the genuine call a duplicate repeats
+                return await case.who.api(case.path, data, bearer=case.api)
+            return await case.who.api(
+                case.path, data, bearer=case.api, raw=case.raw, origin=case.origin, auth=case.auth
+            )
+        if first:
+            return await case.who.post(case.path, data, htmx=case.htmx)
+        return await case.who.post(
+            case.path, data, csrf=case.csrf, htmx=case.htmx, origin=case.origin
+        )
+
     async def check(self, case: Case) -> None:
         name = resolve_name(case.path)
         data = self.data(case)
         if case.first:
-            status, body, _ = await case.who.post(case.path, data, htmx=case.htmx)
+            status, body, _ = await self.send(case, data, first=True)
             self.statuses[status] += 1
             if status >= 400 or "game-error" in body:
                 self.outcomes.append(
@@ -294,17 +410,15 @@ class Run:
         if case.scope is None:
             await self.quiet()
         before = self.db.snapshot(case.scope)
-        status, body, location = await case.who.post(
-            case.path, data, csrf=case.csrf, htmx=case.htmx, origin=case.origin
-        )
+        status, body, location = await self.send(case, data)
         self.statuses[status] += 1
         if case.path.startswith(("/play/", "/analysis/", "/learn/")):
             await asyncio.sleep(0.05)  # the engine work a post might have set off
         after = self.db.snapshot(case.scope)
         why = refused(case, status, body, location)
         if not why and case.expect == "message" and status == 302:
-            _, page, _ = await case.who.get(location)  # the page the refusal is shown on
-            if 'class="message' not in page:
+            _, page, _ = await case.who.get(location.split("#")[0])  # where it is shown
+            if 'class="message' not in page and 'class="game-error"' not in page:
                 why = "redirected without a message"
         moved = changed(before, after)
         if moved:
@@ -841,7 +955,14 @@ async def scenario(base: str, env: dict[str, str], endpoints: list[dict]) -> dic
         game_id = await new_game(alice, size="2x2")
         await finish(run, alice, game_id)
         cases += await account_cases(run, alice, carol, sam, anon, game_id)
+        from tests.chaos.bad_posts_apps import api_cases, puzzle_cases
+
+        people = {"carol": carol, "sam": sam, "anon": anon}
+        cases += await api_cases(run, people)
+        cases += await puzzle_cases(run, people)
         cases += admin_cases(endpoints, sam, carol)
+        missing = [t for t in MUST_WATCH if t not in db.tables]
+        assert not missing, f"tables not watched: {missing}"
         for case in cases:
             await run.check(case)
         _, page, _ = await alice.get("/learn/practice/")
@@ -923,4 +1044,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    # Run as the imported module, so that tests.chaos.bad_posts_apps's cases are made of
+    # the same classes (``Now``) as the ones this run checks.
+    from tests.chaos import bad_posts
+
+    bad_posts.main()

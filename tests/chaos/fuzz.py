@@ -6,7 +6,11 @@
 Every POST endpoint gets bodies in charsets Django cannot decode, random bytes,
 control characters and NUL, broken percent escapes, huge and repeated fields,
 broken multipart bodies and odd content types, with and without a CSRF token,
-as a seated player, as the other player and as a stranger.  Sockets: handshakes
+as a seated player, as the other player, as a stranger, as a signed-in person and
+as two bots.  The bot API's endpoints mostly get broken or hostile JSON (nested
+past the parser's depth, NaN and 1e400, the wrong types, NUL and lone surrogates
+in escapes, huge and repeated keys) under a good, revoked, wrong, absent or
+garbled ``Authorization`` header.  Sockets: handshakes
 to unknown and hostile paths and origins, and text, binary and oversized frames
 on the lobby's and a room's sockets.  ``/healthz`` is polled throughout.
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import re
 import string
@@ -161,6 +166,62 @@ def malformed(rng: random.Random, csrf: str) -> tuple[bytes, str]:
     ).encode(), form
 
 
+def malformed_json(rng: random.Random) -> bytes:
+    """A bot API body: broken or hostile JSON, or JSON of the wrong shapes."""
+    kind = rng.randrange(8)
+    if kind == 0:  # broken
+        return rng.choice([b'{"version": 1,', b"{", b"}", b'{"edge": "a1-b1"', b"nul", b"\xff{"])
+    if kind == 1:  # nested past the parser's depth
+        depth = rng.choice([1_000, 100_000])
+        return rng.choice([b"[" * depth + b"]" * depth, b'{"a":' * depth + b"1" + b"}" * depth])
+    if kind == 2:  # numbers JSON has not, or past a double
+        number = rng.choice(["NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1" * 5000])
+        key = rng.choice(["version", "width", "height", "timer_seconds"])
+        return f'{{"edge": "a1-b1", "{key}": {number}}}'.encode()
+    if kind == 3:  # the wrong types
+        value = rng.choice(["[]", "{}", "null", "true", '"1"', "-1", "0.5", '""', "[1, 2]"])
+        key = rng.choice(["version", "edge", "width", "side", "rated", "timer_seconds"])
+        return f'{{"{key}": {value}, "edge": "a1-b1"}}'.encode()
+    if kind == 4:  # escapes: NUL, lone surrogates, controls, bidi marks
+        text = rng.choice(["\\u0000", "\\ud800", "\\udfff", "a1\\u0007b1", "\\u202e", "\\uffff"])
+        key = rng.choice(["edge", "side", "version", "name"])
+        return f'{{"{key}": "{text}", "version": 1}}'.encode()
+    if kind == 5:  # huge and repeated
+        if rng.random() < 0.5:
+            return b'{"edge": "' + b"a" * rng.choice([10_000, 3_000_000]) + b'", "version": 1}'
+        return b"{" + b",".join(b'"edge": "a1-b1"' for _ in range(5000)) + b"}"
+    if kind == 6:  # not an object
+        return rng.choice([b"[]", b"1", b'"a1-b1"', b"null", b"true", b"[" + b"1," * 999 + b"1]"])
+    return json.dumps({k: junk_text(rng) for k in rng.sample(FIELDS, 3)}).encode(
+        "utf-8", "surrogatepass"
+    )
+
+
+def authorization(rng: random.Random, tokens: list[str]) -> str | None:
+    """An Authorization header: a good token mostly, else a bad, revoked or odd one."""
+    kind = rng.random()
+    if kind < 0.55:
+        return f"Bearer {rng.choice(tokens[:-1])}"
+    if kind < 0.65:
+        return f"Bearer {tokens[-1]}"  # revoked
+    if kind < 0.75:
+        return None
+    junk = "".join(rng.choice(string.printable[:94] + " \t") for _ in range(rng.randint(0, 300)))
+    return rng.choice(
+        [
+            f"Bearer {junk}",
+            f"Bearer dbx_{'x' * 43}",
+            f"Bearer {'a' * 5000}",
+            "Bearer ",
+            "Bearer",
+            f"Basic {junk}",
+            f"bearer  {rng.choice(tokens)}  ",
+            junk,
+            "Bearer \xe9\xff",
+        ]
+    )
+
+
 class Player:
     def __init__(self, base: str) -> None:
         self.base = base
@@ -183,6 +244,35 @@ class Player:
             await r.read()
             assert r.status in (200, 302), (path, r.status)
             return r.headers.get("Location", "")
+
+    async def api(self, path: str, data: dict, token: str) -> dict:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with self.session.post(self.base + path, json=data, headers=headers) as r:
+            assert r.status in (200, 201), (path, r.status, await r.text())
+            return await r.json()
+
+
+async def signed_up(base: str, username: str, *, bot: bool = False) -> tuple[Player, list[str]]:
+    """A player signed up as ``username``; a bot gets two tokens, the second revoked."""
+    player = Player(base)
+    await player.get("/accounts/signup/")
+    password = "correct horse battery 13"
+    await player.form(
+        "/accounts/signup/",
+        {"username": username, "password1": password, "password2": password},
+    )
+    if not bot:
+        return player, []
+    await player.form("/bots/become-bot", {})
+    tokens = []
+    for _ in range(2):
+        await player.form("/bots/tokens/new", {"name": "fuzz"})
+        async with player.session.get(f"{base}/accounts/{username}/") as r:
+            tokens.append(re.search(r'id="new-token">([^<]+)<', await r.text())[1])
+    async with player.session.get(f"{base}/accounts/{username}/") as r:
+        ids = re.findall(r"/bots/tokens/(\d+)/revoke", await r.text())
+    await player.form(f"/bots/tokens/{max(map(int, ids))}/revoke", {})
+    return player, tokens
 
 
 async def set_up(base: str) -> tuple[list[Player], list[str], dict]:
@@ -235,6 +325,41 @@ async def set_up(base: str) -> tuple[list[Player], list[str], dict]:
     ]
     for game in (computer_id, local_id):
         paths += [f"/play/{game}/{a}" for a in ("move", "hint", "undo", "resign", "rematch")]
+    # The bots, their API and pages, and the puzzles.
+    bot, tokens = await signed_up(base, "fuzzbot", bot=True)
+    other, other_tokens = await signed_up(base, "fuzzbot2", bot=True)
+    person, _ = await signed_up(base, "fuzzer")
+    offer = {"width": 3, "height": 3, "side": "blue"}
+
+    async def challenge() -> int:
+        return (await bot.api("/api/challenge/fuzzbot2", offer, tokens[0]))["challenge"]["id"]
+
+    accepted = await challenge()
+    game = (await other.api(f"/api/challenge/{accepted}/accept", {}, other_tokens[0]))["game"]
+    pending = await challenge()
+    waiting = await person.form("/bots/challenge/fuzzbot", {**offer, "timer": 0})
+    paths += [
+        f"/api/game/{game['id']}/{a}"
+        for a in ("move", "resign", "abort", "draw/offer", "draw/accept", "draw/decline", "draw/x")
+    ]
+    paths += [
+        "/api/challenge/fuzzbot2",
+        "/api/challenge/fuzzer",
+        f"/api/challenge/{pending}/accept",
+        f"/api/challenge/{pending}/decline",
+        f"/api/challenge/{accepted}/accept",
+        "/bots/become-bot",
+        "/bots/tokens/new",
+        "/bots/tokens/1/revoke",
+        "/bots/tokens/2/revoke",
+        "/bots/challenge/fuzzbot",
+        f"{waiting.rstrip('/')}/cancel",
+        "/puzzles/1/",
+        "/puzzles/2/",
+        "/puzzles/streak/",
+    ]
+    for p in (alice, stranger, person):
+        await p.get("/puzzles/1/")  # a puzzle in progress, so posts reach its checks
     practice = await alice.get("/learn/practice/")
     slug = re.search(r'href="/learn/practice/([\w-]+)/"', await practice.text())
     paths += [
@@ -246,7 +371,9 @@ async def set_up(base: str) -> tuple[list[Player], list[str], dict]:
         f"/learn/practice/{slug[1] if slug else 'x'}/",
         f"/learn/from-game/{computer_id}/0/",
     ]
-    return [alice, bob, stranger], paths, {"room": room}
+    players = [alice, bob, stranger, bot, other, person]
+    # The last token is the revoked one.
+    return players, paths, {"room": room, "tokens": [tokens[0], other_tokens[0], tokens[1]]}
 
 
 def uncovered(paths: list[str]) -> list[str]:
@@ -270,7 +397,7 @@ async def healthz(base: str, stop: asyncio.Event, seen: list) -> None:
             await asyncio.sleep(0.5)
 
 
-async def fuzz_posts(base, players, paths, n, rng, statuses, times) -> None:
+async def fuzz_posts(base, players, paths, n, rng, statuses, times, tokens) -> None:
     sem = asyncio.Semaphore(8)
 
     async def one(i: int) -> None:
@@ -278,6 +405,13 @@ async def fuzz_posts(base, players, paths, n, rng, statuses, times) -> None:
         path = rng.choice(paths)
         body, ctype = malformed(rng, player.csrf())
         headers = {"Content-Type": ctype} if ctype else {}
+        if path.startswith("/api/"):  # a bearer token (or not), JSON (or not)
+            if rng.random() < 0.7:
+                body = malformed_json(rng)
+                headers["Content-Type"] = rng.choice(["application/json"] * 3 + [ctype or ""])
+            auth = authorization(rng, tokens)
+            if auth is not None:
+                headers["Authorization"] = auth
         if rng.random() < 0.5:
             headers["HX-Request"] = "true"
         if rng.random() < 0.7:
@@ -371,7 +505,7 @@ async def run_against(base: str, posts: int, sockets: int, seed: int) -> dict:
     started = time.monotonic()
     try:
         await asyncio.gather(
-            fuzz_posts(base, players, paths, posts, rng, statuses, times),
+            fuzz_posts(base, players, paths, posts, rng, statuses, times, ids["tokens"]),
             fuzz_sockets(base, players, ids["room"], sockets, rng, statuses),
         )
     finally:
