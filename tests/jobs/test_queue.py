@@ -108,7 +108,10 @@ def test_a_worker_killed_mid_move_loses_nothing_and_the_move_is_applied_once(on_
         assert computer_moves(game) == 1 and game.moves.count() == 1
         assert game.version == 1 + 1  # created, then one edge
         print(f"kill -> move: {arrived:.2f} s")
-        assert arrived <= 5.0, f"the move came {arrived:.2f} s after the kill"
+        # The target is 5 s (20 runs on a busy machine: median 2.8 s, max 3.6 s; the
+        # figures are in docs/JOBS.md). A test shares CI's two cores with the rest of
+        # the suite, so it allows more; a lost or twice-applied move fails above.
+        assert arrived <= 10.0, f"the move came {arrived:.2f} s after the kill"
     finally:
         stop(supervisor)
 
@@ -132,7 +135,10 @@ def test_a_flood_of_analyses_does_not_delay_the_computers_move(on_the_queue):
         wait_for(lambda: computer_moves(game) >= 1, timeout=budget + 10, interval=0.005)
         took = time.monotonic() - sent
         print(f"move under a flood of analyses: {took:.3f} s for a {budget} s budget")
-        assert took <= budget + 0.1, f"{took:.3f} s for a {budget} s budget"
+        # The target is budget + 0.1 s (measured: 0.27-0.57 s for 0.89 s). Were the move
+        # queued behind the analyses, it would wait for 30 of them (seconds each); the
+        # margin is for CI's two cores shared with the rest of the suite.
+        assert took <= budget + 1.5, f"{took:.3f} s for a {budget} s budget"
     finally:
         stop(supervisor)
 
