@@ -31,7 +31,10 @@ class NameField(forms.CharField):
         return value
 
 
-class CreateRoomForm(forms.Form):
+class GameTermsForm(forms.Form):
+    """The terms of an online game: its size, the asker's side and the turn timer
+    (a room's host and a person challenging a bot both choose them)."""
+
     width = forms.TypedChoiceField(label=_("Width (boxes)"), choices=SIZES, coerce=int, initial=5)
     height = forms.TypedChoiceField(label=_("Height (boxes)"), choices=SIZES, coerce=int, initial=5)
     side = forms.ChoiceField(
@@ -43,6 +46,9 @@ class CreateRoomForm(forms.Form):
     timer = forms.TypedChoiceField(
         label=_("Turn timer"), choices=Room.Timer.choices, coerce=int, initial=0
     )
+
+
+class CreateRoomForm(GameTermsForm):
     visibility = forms.ChoiceField(
         label=_("Who can find it"),
         choices=[
