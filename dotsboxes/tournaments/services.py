@@ -176,15 +176,22 @@ def tournament_start(*, tournament_id: int, user: object | None = None) -> Tourn
 
 
 def tournament_feature(*, tournament_id: int, user: object, featured: bool) -> Tournament:
-    """Staff show one tournament on the home page (featuring one unfeatures the others)."""
+    """Staff show one tournament on the home page (featuring one unfeatures the others).
+
+    A repeated post changes nothing: no version bump, no push to the watchers."""
     if not getattr(user, "is_staff", False):
         raise NotYourGameError(_("Only staff can feature a tournament."))
     with transaction.atomic():
         tournament = _lock(tournament_id)
+        others = 0
         if featured:
-            Tournament.objects.filter(featured=True).exclude(pk=tournament.pk).update(
-                featured=False
+            others = (
+                Tournament.objects.filter(featured=True)
+                .exclude(pk=tournament.pk)
+                .update(featured=False)
             )
+        if tournament.featured == featured and not others:
+            return tournament
         tournament.featured = featured
         _changed(tournament)
     return tournament

@@ -407,3 +407,144 @@ async def puzzle_cases(run: Run, people: dict[str, Persona]) -> list[Case]:
     cases += forged(carol, sam, streak, {}, htmx=False)
     cases.append(Case("restart (session only)", carol, streak, {}, "same", htmx=False))
     return cases
+
+
+# -- tournaments -------------------------------------------------------------------------
+
+#: A tournament as the create form takes it.  Correspondence games (a day a move): no
+#: clock runs out and no computer plays a timed-out turn while the cases are posted,
+#: and an hour ahead no tick starts it.
+TOURNAMENT = {
+    "name": "Chaos cup",
+    "kind": "arena",
+    "width": 3,
+    "height": 3,
+    "timer": 86400,
+    "rated": "on",
+    "starts_in": 60,
+    "duration": 30,
+    "rounds": 3,
+}
+
+
+async def new_tournament(p: Persona, **fields: object) -> str:
+    status, _, where = await p.post("/tournaments/create", {**TOURNAMENT, **fields})
+    assert status == 302 and "/tournaments/" in where, ("tournament", status, where)
+    return f"/tournaments/{where.rstrip('/').rsplit('/', 1)[-1]}"
+
+
+async def tournament_do(p: Persona, path: str) -> None:
+    status, _, _ = await p.post(path, {"featured": "1"})
+    assert status == 302, (path, status)
+
+
+async def tournament_cases(run: Run, people: dict[str, Persona]) -> list[Case]:
+    """Tournaments: plain forms (htmx too) with their CSRF check; the organiser starts,
+    the staff feature, anyone signed in joins while entries are open.  The tournament,
+    entry and pairing rows are watched like every other (``MUST_WATCH``)."""
+    carol, sam, anon = people["carol"], people["sam"], people["anon"]
+    tina, uma, vic = (run.persona(n) for n in ("tina", "uma", "vic"))
+    for p, name in ((tina, "tina"), (uma, "uma"), (vic, "vic")):
+        await p.get("/rooms/")
+        await sign_up(p, name)
+    arena = await new_tournament(tina)  # upcoming: Vic is in, Uma not yet
+    await tournament_do(vic, f"{arena}/join")
+    cases: list[Case] = []
+    create = "/tournaments/create"
+    cases += forged(carol, sam, create, TOURNAMENT, htmx=False)
+    bad = {
+        "control character in the name": {"name": "Chaos\x1bcup"},
+        "NUL in the name": {"name": "Chaos\x00cup"},
+        "a name of spaces": {"name": "   "},
+        "a name far too long": {"name": "x" * 5000},
+        "a huge field": {"name": "x" * 300_000},
+        "start in the past": {"starts_in": -5},
+        "start past 60 days": {"starts_in": 60 * 24 * 60 + 1},
+        "start not a number": {"starts_in": "soon"},
+        "start past an int": {"starts_in": "9" * 5000},
+        "duration too short": {"duration": 4},
+        "duration past 7 days": {"duration": 7 * 24 * 60 + 1},
+        "an arena without a duration": {"duration": ""},
+        "rounds 0": {"kind": "swiss", "rounds": 0},
+        "rounds past 15": {"kind": "swiss", "rounds": 16},
+        "a Swiss without rounds": {"kind": "swiss", "rounds": ""},
+        "an unknown time control": {"timer": 7},
+        "no clock": {"timer": 0},
+        "time control not a number": {"timer": "fast"},
+        "an unknown format": {"kind": "knockout"},
+        "bad size": {"width": 99},
+    }
+    cases += [
+        Case(f"bad input: {label}", carol, create, {**TOURNAMENT, **fields}, "form", htmx=False)
+        for label, fields in bad.items()
+    ]
+    cases.append(Case("not signed in", anon, create, TOURNAMENT, "403", htmx=False))
+    join, leave = f"{arena}/join", f"{arena}/leave"
+    cases += forged(uma, carol, join, {}, htmx=False)
+    cases += forged(vic, carol, leave, {})
+    cases += [
+        Case("not signed in", anon, join, {}, "403", htmx=False),
+        Case("no such tournament", uma, "/tournaments/99999/join", {}, "404", htmx=False),
+        Case("duplicate: join twice", uma, join, {}, htmx=False, first=True),
+        Case("already in (htmx)", vic, join, {}),
+        Case("not signed in", anon, leave, {}, "403"),
+        Case("leave when not entered", carol, leave, {}, htmx=False),
+        Case("no such tournament", vic, "/tournaments/99999/leave", {}, "404"),
+        Case("duplicate: leave twice", vic, leave, {}, htmx=False, first=True),
+    ]
+    start = f"{arena}/start"
+    cases += forged(tina, carol, start, {}, htmx=False)
+    cases += [
+        Case("not the organiser", uma, start, {}, "403", htmx=False),
+        Case("not the organiser (htmx)", vic, start, {}, "403"),
+        Case("not signed in", anon, start, {}, "403", htmx=False),
+        Case("no such tournament", tina, "/tournaments/99999/start", {}, "404", htmx=False),
+    ]
+    feature = f"{arena}/feature"
+    cases += forged(sam, carol, feature, {"featured": "1"}, htmx=False)
+    cases += [
+        Case("not staff", carol, feature, {"featured": "1"}, "403", htmx=False),
+        Case("not staff: the organiser", tina, feature, {"featured": "1"}, "403"),
+        Case("not signed in", anon, feature, {"featured": "1"}, "403", htmx=False),
+        Case("no such tournament", sam, "/tournaments/99999/feature", {"featured": "1"}, "404"),
+        Case(
+            "duplicate (no change)",
+            sam,
+            feature,
+            {"featured": "1"},
+            "same",
+            htmx=False,
+            first=True,
+        ),
+    ]
+    # A Swiss under way (round 1 paired: a game each for Uma and Vic): entries closed.
+    swiss = await new_tournament(tina, kind="swiss", rounds=2, name="Chaos Swiss")
+    for p in (uma, vic):
+        await tournament_do(p, f"{swiss}/join")
+    await tournament_do(tina, f"{swiss}/start")
+    cases += [
+        Case("join after a Swiss started", carol, f"{swiss}/join", {}, htmx=False),
+        Case("start twice", tina, f"{swiss}/start", {}, htmx=False),
+    ]
+    # Over: a Swiss started with one player ends at once; an arena past its time.
+    over = await new_tournament(tina, kind="swiss", rounds=1, name="Chaos over")
+    await tournament_do(uma, f"{over}/join")
+    cases.append(Case("duplicate: start", tina, f"{over}/start", {}, htmx=False, first=True))
+    cases += [
+        Case("join after the end", carol, f"{over}/join", {}, htmx=False),
+        Case("leave after the end", uma, f"{over}/leave", {}),
+    ]
+    ended = await new_tournament(tina, name="Chaos ended")
+    await tournament_do(uma, f"{ended}/join")
+    run.db.rows(
+        "UPDATE tournaments_tournament SET status = 'finished', starts_at = %s, "
+        "finished_at = %s WHERE id = %s",
+        ("2000-01-01 00:00:00+00:00", "2000-01-01 00:30:00+00:00", ended.rsplit("/", 1)[-1]),
+    )
+    cases += [
+        Case("join after the end (arena)", carol, f"{ended}/join", {}, htmx=False),
+        Case("leave after the end (arena)", uma, f"{ended}/leave", {}, htmx=False),
+    ]
+    bot = next(p for p in run.personas if p.name == "alphabot")
+    cases.append(Case("a bot, bots not allowed", bot, f"{arena}/join", {}, htmx=False))
+    return cases

@@ -10,7 +10,8 @@ as a seated player, as the other player, as a stranger, as a signed-in person an
 as two bots.  The bot API's endpoints mostly get broken or hostile JSON (nested
 past the parser's depth, NaN and 1e400, the wrong types, NUL and lone surrogates
 in escapes, huge and repeated keys) under a good, revoked, wrong, absent or
-garbled ``Authorization`` header.  Sockets: handshakes
+garbled ``Authorization`` header.  Tournaments: their create form and a
+tournament's join, leave, start and feature.  Sockets: handshakes
 to unknown and hostile paths and origins, and text, binary and oversized frames
 on the lobby's and a room's sockets.  ``/healthz`` is polled throughout.
 
@@ -65,6 +66,13 @@ FIELDS = [
     "note",
     "position",
     "blue_name",
+    "kind",
+    "starts_in",
+    "duration",
+    "rounds",
+    "rated",
+    "allow_bots",
+    "featured",
 ]
 
 
@@ -358,6 +366,23 @@ async def set_up(base: str) -> tuple[list[Player], list[str], dict]:
         "/puzzles/2/",
         "/puzzles/streak/",
     ]
+    # A tournament of the signed-in person's, upcoming (an hour ahead), with them in it.
+    where = await person.form(
+        "/tournaments/create",
+        {
+            "name": "Fuzz cup",
+            "kind": "arena",
+            "width": 3,
+            "height": 3,
+            "timer": 86400,
+            "starts_in": 60,
+            "duration": 30,
+        },
+    )
+    tournament = where.rstrip("/")
+    await person.form(f"{tournament}/join", {})
+    paths += ["/tournaments/create"]
+    paths += [f"{tournament}/{a}" for a in ("join", "leave", "start", "feature")]
     for p in (alice, stranger, person):
         await p.get("/puzzles/1/")  # a puzzle in progress, so posts reach its checks
     practice = await alice.get("/learn/practice/")

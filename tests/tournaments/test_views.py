@@ -202,3 +202,26 @@ def test_tournament_pages_read_in_chinese_with_no_english_left(ann, upcoming):
             html = client.get(path, **zh).content.decode()
             # The players' names and the tournament's are typed by people, not translated.
             assert english_words(html, allowed={"ann", "ben", "Swiss night"}) == []
+
+
+def test_featuring_twice_changes_nothing_the_second_time(upcoming):
+    # Found by the chaos bad posts: the repeated post bumped the version and pushed the
+    # page to every watcher, though nothing had changed.
+    staff = make_players("sam")[0]
+    staff.is_staff = True
+    staff.save()
+    client = signed_in(staff)
+    assert client.post(f"/tournaments/{upcoming.pk}/feature", {"featured": "1"}).status_code == 302
+    upcoming.refresh_from_db()
+    assert upcoming.featured
+    version = upcoming.version
+    for featured in ("1", "1"):
+        assert (
+            client.post(f"/tournaments/{upcoming.pk}/feature", {"featured": featured}).status_code
+            == 302
+        )
+    upcoming.refresh_from_db()
+    assert upcoming.featured and upcoming.version == version
+    assert client.post(f"/tournaments/{upcoming.pk}/feature", {"featured": "0"}).status_code == 302
+    upcoming.refresh_from_db()
+    assert not upcoming.featured and upcoming.version == version + 1
