@@ -11,15 +11,35 @@ from .glicko2 import DEFAULT_DEVIATION, DEFAULT_RATING, DEFAULT_VOLATILITY, Glic
 PROVISIONAL_DEVIATION = 110
 
 
-class Rating(models.Model):
+class Glicko2Rated(models.Model):
+    """The three numbers of a Glicko-2 rating, for anything rated: players, puzzles."""
+
+    rating = models.FloatField(default=DEFAULT_RATING)
+    deviation = models.FloatField(default=DEFAULT_DEVIATION)
+    volatility = models.FloatField(default=DEFAULT_VOLATILITY)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def glicko2(self) -> Glicko2:
+        return Glicko2(self.rating, self.deviation, self.volatility)
+
+    @glicko2.setter
+    def glicko2(self, value: Glicko2) -> None:
+        self.rating, self.deviation, self.volatility = (
+            value.rating,
+            value.deviation,
+            value.volatility,
+        )
+
+
+class Rating(Glicko2Rated):
     """A player's current Glicko-2 rating."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating"
     )
-    rating = models.FloatField(default=DEFAULT_RATING)
-    deviation = models.FloatField(default=DEFAULT_DEVIATION)
-    volatility = models.FloatField(default=DEFAULT_VOLATILITY)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)
@@ -32,10 +52,6 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.display}"
-
-    @property
-    def glicko2(self) -> Glicko2:
-        return Glicko2(self.rating, self.deviation, self.volatility)
 
     @property
     def is_provisional(self) -> bool:

@@ -87,11 +87,7 @@ def _apply(game: Game) -> list[RatingChange]:
                 opponent_rating=before[opponent_id].rating,
             )
         )
-        rating.rating, rating.deviation, rating.volatility = (
-            new.rating,
-            new.deviation,
-            new.volatility,
-        )
+        rating.glicko2 = new
         rating.games += 1
         if score == 1:
             rating.wins += 1

@@ -6,15 +6,10 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from dotsboxes.accounts.glicko2 import (
-    DEFAULT_DEVIATION,
-    DEFAULT_RATING,
-    DEFAULT_VOLATILITY,
-    Glicko2,
-)
+from dotsboxes.accounts.models import Glicko2Rated
 
 
-class Puzzle(models.Model):
+class Puzzle(Glicko2Rated):
     """A position (the game's edges up to it) and its proved line (see engine/puzzles.py)."""
 
     class Source(models.TextChoices):
@@ -35,9 +30,6 @@ class Puzzle(models.Model):
         "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="puzzles"
     )
     ply = models.PositiveIntegerField()  # edges of the source game before the puzzle
-    rating = models.FloatField(default=DEFAULT_RATING)
-    deviation = models.FloatField(default=DEFAULT_DEVIATION)
-    volatility = models.FloatField(default=DEFAULT_VOLATILITY)
     hidden = models.BooleanField(default=False)
     attempts = models.PositiveIntegerField(default=0)  # rated attempts
     solved = models.PositiveIntegerField(default=0)  # rated attempts solved without a mistake
@@ -55,10 +47,6 @@ class Puzzle(models.Model):
         return reverse("puzzles:puzzle", args=[self.pk])
 
     @property
-    def glicko2(self) -> Glicko2:
-        return Glicko2(self.rating, self.deviation, self.volatility)
-
-    @property
     def source_url(self) -> str:
         """The source game's replay at the puzzle's position ('' for self-play seeds)."""
         if self.game_id is None:
@@ -70,15 +58,12 @@ class Puzzle(models.Model):
         return round(100 * self.solved / self.attempts) if self.attempts else None
 
 
-class PuzzleRating(models.Model):
+class PuzzleRating(Glicko2Rated):
     """A signed-in player's puzzle rating (anonymous players keep one in their session)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_rating"
     )
-    rating = models.FloatField(default=DEFAULT_RATING)
-    deviation = models.FloatField(default=DEFAULT_DEVIATION)
-    volatility = models.FloatField(default=DEFAULT_VOLATILITY)
     best_streak = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 

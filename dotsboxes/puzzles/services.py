@@ -59,7 +59,7 @@ def who_of(request) -> Who:
 def player_rating(who: Who) -> Glicko2:
     if who.user is not None:
         row = PuzzleRating.objects.filter(user=who.user).first()
-        return Glicko2(row.rating, row.deviation, row.volatility) if row else Glicko2()
+        return row.glicko2 if row else Glicko2()
     stored = who.session.get(RATING_KEY)
     return Glicko2(*stored) if stored else Glicko2()
 
@@ -202,7 +202,7 @@ def _rate(who: Who, puzzle: Puzzle, *, solved: bool) -> int | None:
         row = None
         if who.user is not None:
             row, _ = PuzzleRating.objects.select_for_update().get_or_create(user=who.user)
-            mine = Glicko2(row.rating, row.deviation, row.volatility)
+            mine = row.glicko2
         else:
             mine = player_rating(who)
         theirs = locked.glicko2
@@ -210,19 +210,11 @@ def _rate(who: Who, puzzle: Puzzle, *, solved: bool) -> int | None:
         new_mine = update(mine, [(theirs, score)])
         new_theirs = update(theirs, [(mine, 1.0 - score)])
         if row is not None:
-            row.rating, row.deviation, row.volatility = (
-                new_mine.rating,
-                new_mine.deviation,
-                new_mine.volatility,
-            )
+            row.glicko2 = new_mine
             row.save()
         else:
             who.session[RATING_KEY] = [new_mine.rating, new_mine.deviation, new_mine.volatility]
-        locked.rating, locked.deviation, locked.volatility = (
-            new_theirs.rating,
-            new_theirs.deviation,
-            new_theirs.volatility,
-        )
+        locked.glicko2 = new_theirs
         locked.attempts = F("attempts") + 1
         locked.solved = F("solved") + (1 if solved else 0)
         locked.save(update_fields=["rating", "deviation", "volatility", "attempts", "solved"])
