@@ -53,7 +53,28 @@ def wait_for(predicate, *, timeout: float = 15.0, interval: float = 0.05):
         if value:
             return value
         time.sleep(interval)
-    raise AssertionError(f"condition not met within {timeout} s")
+    raise AssertionError(f"condition not met within {timeout} s\n{_what_threads_do()}")
+
+
+def _what_threads_do() -> str:
+    """Every thread's stack and the computer's held claims: what a timeout was waiting on."""
+    import sys
+    import threading
+    import traceback
+
+    from dotsboxes.games import computer
+    from dotsboxes.leases.models import Lease
+
+    names = {t.ident: t.name for t in threading.enumerate()}
+    lines = [f"computer claims held here: {dict(computer._held)}"]
+    try:
+        lines.append(f"database leases: {list(Lease.objects.values_list('key', 'expires_at'))}")
+    except Exception as exc:  # the diagnosis must not hide the failure
+        lines.append(f"database leases unreadable: {exc!r}")
+    for ident, frame in sys._current_frames().items():
+        stack = "".join(traceback.format_stack(frame)[-6:])
+        lines.append(f"--- thread {names.get(ident, ident)}\n{stack}")
+    return "\n".join(lines)
 
 
 @pytest.fixture
