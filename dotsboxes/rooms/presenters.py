@@ -209,18 +209,26 @@ class RoomView:
         return {offer["kind"] for offer in self.pending}
 
 
+def open_sockets(room: Room) -> list[tuple[str, str, str, str]]:
+    """The room's open sockets as (side, viewer key, name, language): one query that a
+    push shares between choosing its languages and listing the spectators."""
+    return list(room.connections.values_list("side", "viewer_key", "name", "language"))
+
+
 def room_view(
     room: Room,
     *,
     board: Board | None = None,
     computer: list[bool] | None = None,
     messages: bool = True,
+    sockets: list[tuple[str, str, str, str]] | None = None,
 ) -> RoomView:
     """Gather everything the room's fragments show (a handful of queries).
 
     The board comes from the game (replayed once per instance and version, so
     the push of a change just made replays nothing); a caller may pass another
-    with the computer flag of each move.  ``messages=False`` leaves the chat out."""
+    with the computer flag of each move.  ``messages=False`` leaves the chat out;
+    ``sockets``: :func:`open_sockets`, when the caller already read them."""
     game = room.game
     if board is None or computer is None:
         board, computer = game.board(), game.computer_flags()
@@ -234,10 +242,10 @@ def room_view(
         )
         for n, span in enumerate(spans, start=1)
     ]
-    conns = list(room.connections.values_list("side", "viewer_key", "name"))
-    present = {side for side, _, _ in conns if side}
+    conns = open_sockets(room) if sockets is None else sockets
+    present = {side for side, *_ in conns if side}
     watchers: dict[str, str] = {}
-    for side, key, name in conns:
+    for side, key, name, _language in conns:
         if not side:
             watchers.setdefault(key, name)
     scores = board.scores

@@ -41,7 +41,7 @@ from dotsboxes.rules import Board, Edge
 
 from .board import move_oob
 from .models import Room
-from .presenters import lobby_rooms, room_view
+from .presenters import lobby_rooms, open_sockets, room_view
 
 logger = logging.getLogger(__name__)
 _SPACE = re.compile(r"\s*\n\s*")
@@ -60,17 +60,19 @@ FRAGMENTS = {
 }
 
 
-def render_room(room: Room, kind: str = "game", *, messages: bool = True) -> str:
+def render_room(
+    room: Room, kind: str = "game", *, messages: bool = True, sockets: list | None = None
+) -> str:
     """The out-of-band fragments for one change, starting with the version marker
     (``messages``: with the chat; a game's last edge leaves it as it was)."""
-    view = room_view(room, messages=messages)
+    view = room_view(room, messages=messages, sockets=sockets)
     marker = "game" if kind == "move" else kind  # the page versions an edge like any change
     return render_to_string(
         "rooms/push.html", {"v": view, "kind": marker, "parts": FRAGMENTS[kind], "oob": True}
     )
 
 
-def render_move(room: Room, change: GameChanged) -> str:
+def render_move(room: Room, change: GameChanged, sockets: list | None = None) -> str:
     """The lean push of an edge in a game that goes on: only what the edge changed.
 
     Its edges, boxes and targets, the last turn's halo, the scores and clock
@@ -79,7 +81,7 @@ def render_move(room: Room, change: GameChanged) -> str:
     withdraws, the abort button that goes once both have played).  Everything
     else on the page (earlier edges, chat, spectators) stays as it was; a page
     that missed a version re-fetches the whole room instead (``rooms.js``)."""
-    view = room_view(room, messages=False)
+    view = room_view(room, messages=False, sockets=sockets)
     board, spans = view.board, view.spans
     first_new = len(board.move_stack) - len(change.drawn)
     last = spans[-1]
@@ -131,24 +133,27 @@ def language_group(group: str, language: str) -> str:
     return f"{group}.{language}"
 
 
-def reader_languages(room: Room) -> list[str]:
+def reader_languages(room: Room, sockets: list | None = None) -> list[str]:
     """The languages the room's open sockets read, in the site's order.
 
     A push is rendered only in these: rendering it in a language nobody in the
     room reads cost a second render on every move (1.5 ms of a 14 ms move).  A
     socket registers its language after joining its groups and is then told the
-    room's version, so one that a push just missed re-fetches the room."""
-    found = set(room.connections.values_list("language", flat=True))
+    room's version, so one that a push just missed re-fetches the room.  ``sockets``:
+    the room's :func:`~dotsboxes.rooms.presenters.open_sockets`, when already read."""
+    if sockets is None:
+        sockets = open_sockets(room)
+    found = {language for *_, language in sockets}
     spoken = [code for code, _name in settings.LANGUAGES]
     if "" in found:  # a socket from before languages were kept: every language
         return spoken
     return [code for code in spoken if code in found]
 
 
-def _push_languages(room: Room) -> list[str]:
+def _push_languages(room: Room, sockets: list) -> list[str]:
     """The readers' languages and this thread's: a request that made the change
     answers with the push it just rendered (``rendered_for``), in its own language."""
-    languages = reader_languages(room)
+    languages = reader_languages(room, sockets)
     current = translation.get_language()
     if current not in languages and current in dict(settings.LANGUAGES):
         languages.append(current)
@@ -177,8 +182,11 @@ def send_room(room_id: int, kind: str = "game") -> None:
     """Render the room as it is now and push it to its group, in each language."""
     room = Room.objects.select_related("game").filter(pk=room_id).first()
     if room is not None:
+        sockets = open_sockets(room)
         rendered = _send_in_each_language(
-            room.group, lambda: render_room(room, kind), _push_languages(room)
+            room.group,
+            lambda: render_room(room, kind, sockets=sockets),
+            _push_languages(room, sockets),
         )
         if kind == "game":
             _last.render = (room_id, room.game.version, rendered)
@@ -238,13 +246,15 @@ def on_game_changed(sender: object, *, change: GameChanged, **kwargs: object) ->
         if new is not None:
             context = {"url": new.get_absolute_url(), "version": change.version}
             _send(room.group, render_to_string("rooms/redirect.html", context))
+    # One read of the sockets serves the languages and every language's render.
+    sockets = open_sockets(room)
     if change.event == "move" and change.active:
-        render = partial(render_move, room, change)
+        render = partial(render_move, room, change, sockets)
     elif change.event == "move":  # the last edge: the board, result and actions, no chat
-        render = partial(render_room, room, "move", messages=False)
+        render = partial(render_room, room, "move", messages=False, sockets=sockets)
     else:
-        render = partial(render_room, room)
-    rendered = _send_in_each_language(room.group, render, _push_languages(room))
+        render = partial(render_room, room, sockets=sockets)
+    rendered = _send_in_each_language(room.group, render, _push_languages(room, sockets))
     _last.render = (room.pk, change.version, rendered)
     if change.event == "seated" or (not change.active and change.event in _ENDINGS):
         send_lobby()
