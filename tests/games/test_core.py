@@ -112,6 +112,25 @@ def test_a_room_move_and_its_push_replay_the_moves_once(
     assert [c.drawn[0].edge for c in changes] == ["a1-b1", "a2-b2", "a3-b3"]
 
 
+def test_a_room_push_in_two_languages_reads_the_rooms_sockets_once(transactional_db):
+    # transactional: the push is rendered at the commit, and the response reuses it.
+    from dotsboxes.rooms.models import Connection
+
+    alice, bob = browser(), browser()
+    room = open_room(alice)
+    join(bob, room)
+    for n, language in enumerate(("en", "zh-hans", "zh-hans")):
+        Connection.objects.create(
+            room=room, channel_name=f"c{n}", viewer_key=f"c:{n}", name=f"S{n}", language=language
+        )
+    with CaptureQueriesContext(connection) as queries:
+        response = act(alice, room, "move", edge="a1-b1")
+    assert response.status_code == 200 and "a1-b1" in response.content.decode()
+    socket_reads = [q for q in queries if 'FROM "rooms_connection"' in q["sql"]]
+    # One for the push's languages, its spectator list and both languages' renders.
+    assert len(socket_reads) == 1, [q["sql"] for q in socket_reads]
+
+
 def test_a_failing_listener_neither_stops_the_others_nor_fails_the_move(
     local_game, django_capture_on_commit_callbacks, caplog
 ):
