@@ -11,7 +11,8 @@ command, which is what refreshes this worker's heartbeat there (dramatiq only
 beats when it fetches, and a worker busy with its one prefetched message does
 not fetch: without this a long analysis would look dead and be delivered
 twice), and (2) writes this worker's own key, which :func:`live_workers` (the
-``engine_workers`` health check) lists.
+``engine_workers`` health check) lists.  The key also carries :class:`Timings`:
+how long this worker's recent jobs waited in the queue and how long they ran.
 """
 
 from __future__ import annotations
@@ -22,13 +23,56 @@ import logging
 import os
 import signal
 import socket
+import statistics
 import threading
 import time
+from collections import deque
+
+import dramatiq
 
 log = logging.getLogger(__name__)
 
 #: Seconds a worker's health key outlives its last heartbeat.
 ALIVE_SECONDS = 5
+
+
+class Timings(dramatiq.Middleware):
+    """The queue's own cost, as this worker sees it: per job, the milliseconds from
+    the send to the start (``waited``: the pick-up, plus any time queued behind other
+    jobs) and from the start to the end (``ran``), over the last :attr:`KEEP` jobs.
+
+    The send time is the sender's clock (dramatiq's message timestamp): on several
+    machines it needs their clocks in step (NTP), as the leases do anyway."""
+
+    KEEP = 500
+
+    def __init__(self) -> None:
+        self.jobs = 0
+        self.waited: deque[float] = deque(maxlen=self.KEEP)
+        self.ran: deque[float] = deque(maxlen=self.KEEP)
+        self._started: dict[str, float] = {}
+
+    def before_process_message(self, broker, message) -> None:
+        self.waited.append(max(0.0, time.time() * 1000 - message.message_timestamp))
+        self._started[message.message_id] = time.perf_counter()
+
+    def after_process_message(self, broker, message, *, result=None, exception=None) -> None:
+        started = self._started.pop(message.message_id, None)
+        if started is not None:
+            self.jobs += 1
+            self.ran.append((time.perf_counter() - started) * 1000)
+
+    after_skip_message = after_process_message
+
+    def summary(self) -> dict:
+        def spread(values: deque[float]) -> dict | None:
+            if not values:
+                return None
+            ordered = sorted(values)
+            p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+            return {"median": round(statistics.median(ordered), 1), "p95": round(p95, 1)}
+
+        return {"jobs": self.jobs, "waited_ms": spread(self.waited), "ran_ms": spread(self.ran)}
 
 
 def _health_key(lane: str) -> str:
@@ -45,7 +89,8 @@ def _redis():
 
 
 def live_workers(namespace: str | None = None) -> list[dict]:
-    """The engine workers whose heartbeat is fresh (lane, host, pid, busy, started).
+    """The engine workers whose heartbeat is fresh (lane, host, pid, busy, started,
+    and their :class:`Timings`: jobs, waited_ms, ran_ms).
 
     ``namespace``: of another site's queues (default: this one's).
     """
@@ -62,8 +107,6 @@ def live_workers(namespace: str | None = None) -> list[dict]:
 
 def serve(lane: str) -> None:
     """Serve ``lane`` until SIGTERM or SIGINT (then finish the job in hand)."""
-    import dramatiq
-
     from . import JOB_MODULES, LANES
     from . import queue as transport
 
@@ -76,6 +119,8 @@ def serve(lane: str) -> None:
         importlib.import_module(module)
     broker = transport.broker()
     transport.declare_all(list(jobs.registry().values()))
+    timings = Timings()
+    broker.add_middleware(timings)
     if lane != jobs.PLAY:
         os.nice(10)  # analyses yield the machine's cores to the play lane
     worker = dramatiq.Worker(broker, queues={lane}, worker_threads=1, worker_timeout=100)
@@ -96,6 +141,7 @@ def serve(lane: str) -> None:
             "pid": os.getpid(),
             "busy": transport.running > 0,
             "started": started,
+            **timings.summary(),
         }
         client.set(key, json.dumps(health), ex=ALIVE_SECONDS)
 

@@ -163,6 +163,13 @@ def test_a_hint_is_answered_by_a_worker_and_the_health_checks_see_it(on_the_queu
         position = other.key()
         assert board_jobs.ensure(position, f"visitor-{on_the_queue}") == "working"
         assert wait_for(lambda: board_jobs.values(position))["level"] == "quick"
+        # The worker counted those jobs (hint, move, quick pass) and how long each
+        # waited in the queue and ran: the health key shows the queue's own cost.
+        (worker,) = wait_for(
+            lambda: [w for w in live_workers() if w["lane"] == jobs.PLAY and w["jobs"] >= 3]
+        )
+        assert 0 <= worker["waited_ms"]["median"] <= worker["waited_ms"]["p95"]
+        assert 0 < worker["ran_ms"]["median"] <= worker["ran_ms"]["p95"]
         # The health checks see the one play worker, and that no analysis worker runs.
         response = client.get(reverse("healthz_workers"))
         assert response.status_code == 503

@@ -23,7 +23,14 @@ class Command(BaseCommand):
         workers = live_workers()
         for worker in workers:
             state = "busy" if worker["busy"] else "idle"
-            self.stdout.write(f"{worker['lane']:<10} {worker['host']}:{worker['pid']} {state}")
+            line = f"{worker['lane']:<10} {worker['host']}:{worker['pid']} {state}"
+            waited, ran = worker.get("waited_ms"), worker.get("ran_ms")
+            if waited and ran:
+                line += (
+                    f" {worker['jobs']} jobs, waited median {waited['median']} ms"
+                    f" p95 {waited['p95']} ms, ran median {ran['median']} ms"
+                )
+            self.stdout.write(line)
         missing = [lane for lane in jobs.LANES if not any(w["lane"] == lane for w in workers)]
         if missing:
             raise CommandError(f"no live engine worker for: {', '.join(missing)}")
