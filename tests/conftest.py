@@ -15,12 +15,11 @@ def alice(client):
 def _forget_local_cache():
     """Start every test with an empty process-local cache.
 
-    The computer claims ``(game id, version)`` in the cache while it thinks.  On
-    SQLite a test rolled back at its end gives its game ids back, so the next
-    test's first game can have the same id and version and find that claim still
-    held: its computer would never move.  (A Redis cache is shared by the xdist
-    workers and keyed by each worker's own database, whose ids are never reused:
-    it is left alone.)
+    What one test left there (throttle counts, the bot ids, computer claims) must
+    not meet the next.  Computer claims name the game by its public id, so even a
+    game that reuses a rolled-back test's database id never finds one; but a test
+    should start from nothing.  (A Redis cache is shared by the xdist workers and
+    keyed by each worker's own database: it is left alone.)
     """
     from django.core.cache import caches
     from django.core.cache.backends.locmem import LocMemCache

@@ -16,7 +16,9 @@ and moves again, that commit starts the next edge the same way: pages see
 its edges arrive one by one.
 
 A cache key per (game, version) stops two jobs thinking about the same
-position (the cache is Redis when several servers share the work).  When the
+position (the game by its public id, which is never reused: a database id can be,
+after a rolled-back insert on SQLite, and a new game must not find an old game's
+claim) (the cache is Redis when several servers share the work).  When the
 cache cannot be reached (a Redis outage) the claim is a database lease instead
 (:mod:`dotsboxes.leases`): the game goes on, and nothing here ever turns a
 committed move into an error.  The claim
@@ -102,22 +104,22 @@ def think(board: Board, *, level: str, seed: int, game_id: int | None = None) ->
         return players.choose(board, level=FALLBACK_LEVEL, budget=0.05, seed=seed)
 
 
-def claim_key(game_id: int, version: int) -> str:
+def claim_key(public_id: str, version: int) -> str:
     """The cache key a job holds while it thinks about ``version`` of a game.
 
     It names the database too: sites (or test runs) sharing one Redis never
-    collide on game ids.
+    collide on games.
     """
-    return f"computer:{connection.settings_dict['NAME']}:{game_id}:{version}"
+    return f"computer:{connection.settings_dict['NAME']}:{public_id}:{version}"
 
 
-def _claim(game_id: int, version: int, *, renew: bool = True) -> bool:
+def _claim(public_id: str, version: int, *, renew: bool = True) -> bool:
     """Take the lease on ``version`` of a game and keep renewing it; False if taken.
 
     ``renew=False``: take it for one lease only (a job sent to the queue: the
     worker that runs it holds it from then on, see :func:`_hold`).
     """
-    key = claim_key(game_id, version)
+    key = claim_key(public_id, version)
     try:
         taken, where = cache.add(key, 1, timeout=LEASE_SECONDS), "cache"
     except Exception:  # Redis is down: the database holds the lease meanwhile
@@ -213,10 +215,10 @@ def start(game: Game, *, level: str | None = None, side: str | None = None) -> F
     level = level or game.computer_level or players.DEFAULT_LEVEL
     if not side or game.status != Game.Status.ACTIVE or level not in players.LEVELS:
         return None
-    if not _claim(game.pk, game.version, renew=not jobs.queued()):
+    if not _claim(game.public_id, game.version, renew=not jobs.queued()):
         return None
     whole_turn = side != game.computer_side
-    return computer_move.send(game.pk, game.version, level, side, whole_turn)
+    return computer_move.send(game.public_id, game.version, level, side, whole_turn)
 
 
 def ensure(game: Game, board: Board) -> Future | None:
@@ -234,18 +236,18 @@ def ensure(game: Game, board: Board) -> Future | None:
 
 
 @jobs.job(jobs.PLAY, name="games.computer_move")
-def computer_move(game_id: int, version: int, level: str, side: str, whole_turn: bool) -> int:
+def computer_move(public_id: str, version: int, level: str, side: str, whole_turn: bool) -> int:
     """The job: think about ``version`` of the game and apply the edge if it still stands.
 
     Safe to run twice (the queue delivers a job again whose worker died): the
     edge is applied under the game's version check, so only one run draws it.
     """
     drawn = 0
-    key = claim_key(game_id, version)  # taken by start(), renewed until this job ends
+    key = claim_key(public_id, version)  # taken by start(), renewed until this job ends
     _hold(key)
     try:
         while True:
-            game = _retry(lambda: Game.objects.filter(pk=game_id).first())
+            game = _retry(lambda: Game.objects.filter(public_id=public_id).first())
             if game is None or game.version != version or game.status != Game.Status.ACTIVE:
                 return drawn
             board = game.board()
@@ -270,12 +272,12 @@ def computer_move(game_id: int, version: int, level: str, side: str, whole_turn:
             # A whole turn goes on at the new version: hold that one now, as
             # start() would, and let the old one lapse.
             version = result.game.version
-            if not _claim(game_id, version, renew=True):
+            if not _claim(public_id, version, renew=True):
                 return drawn  # another job already thinks about it
             _let_go(key)
-            key = claim_key(game_id, version)
+            key = claim_key(public_id, version)
     except Exception:
-        log.exception("computer job failed for game %s at version %s", game_id, version)
+        log.exception("computer job failed for game %s at version %s", public_id, version)
         _release(key)  # so the next page poll can start it again
         raise
     finally:

@@ -66,7 +66,9 @@ def _what_threads_do() -> str:
     from dotsboxes.leases.models import Lease
 
     names = {t.ident: t.name for t in threading.enumerate()}
-    lines = [f"computer claims held here: {dict(computer._held)}"]
+    from django.utils import timezone
+
+    lines = [f"now {timezone.now()}; computer claims held here: {dict(computer._held)}"]
     try:
         lines.append(f"database leases: {list(Lease.objects.values_list('key', 'expires_at'))}")
     except Exception as exc:  # the diagnosis must not hide the failure

@@ -10,6 +10,7 @@ import time
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
 
 from dotsboxes.engine import players, pool
 from dotsboxes.games import computer, services
@@ -75,7 +76,7 @@ def test_an_answer_for_an_old_version_is_dropped():
         actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
     )
     # Claim the version the computer would think about, so nothing starts by itself.
-    cache.add(computer.claim_key(game.pk, game.version + 1), 1)
+    cache.add(computer.claim_key(game.public_id, game.version + 1), 1)
     game = play(game, "a1-b1")
     services.game_undo(game=game, version=game.version, actor=ALICE)
     assert (
@@ -85,16 +86,39 @@ def test_an_answer_for_an_old_version_is_dropped():
     assert game.moves.count() == 0
 
 
+def test_a_new_game_never_finds_the_claim_of_a_game_whose_id_it_reuses():
+    # On SQLite a rolled-back insert gives its id back (in the suite: a test rolled
+    # back at its end), so two games can share a database id; a claim the first one
+    # left (a dead server's, still within its lease) must not stop the second's computer.
+    class RolledBack(Exception):
+        pass
+
+    with pytest.raises(RolledBack), transaction.atomic():
+        old = services.game_create(
+            actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
+        )
+        assert cache.add(computer.claim_key(old.public_id, old.version + 1), 1, timeout=60)
+        raise RolledBack
+    game = services.game_create(
+        actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
+    )
+    if transaction.get_connection().vendor == "sqlite":
+        assert game.pk == old.pk  # the case this test is about
+    play(game, "a1-b1")
+    wait_for(lambda: game.moves.count() >= 2)
+    assert moves_of(game)[1][1:] == ("red", True)
+
+
 def test_a_game_left_waiting_for_the_computer_resumes_when_ensured():
     # As after a server restart: the computer is to move and nobody thinks.
     game = services.game_create(
         actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
     )
-    cache.add(computer.claim_key(game.pk, game.version + 1), 1)
+    cache.add(computer.claim_key(game.public_id, game.version + 1), 1)
     game = play(game, "a1-b1")
     assert game.moves.count() == 1
     # The restart: the claim is gone (it expires shortly after the longest think).
-    cache.delete(computer.claim_key(game.pk, game.version))
+    cache.delete(computer.claim_key(game.public_id, game.version))
     future = computer.ensure(game, game.board())
     assert future is not None
     assert future.result(timeout=15) == 1
@@ -110,7 +134,7 @@ def test_a_claim_nobody_renews_lapses_within_the_lease_and_the_game_resumes(monk
     )
     # A server died while thinking about the computer's reply: its claim is in
     # the cache, taken as start() takes it, and no living process renews it.
-    dead_claim = computer.claim_key(game.pk, game.version + 1)
+    dead_claim = computer.claim_key(game.public_id, game.version + 1)
     assert cache.add(dead_claim, 1, timeout=computer.LEASE_SECONDS)
     claimed_at = time.monotonic()
     game = play(game, "a1-b1")
@@ -199,7 +223,7 @@ def test_a_thinking_computer_holds_no_pooled_connection():
         computer_side=Side.BLUE,
         computer_level="master",
     )
-    key = computer.claim_key(game.pk, game.version)
+    key = computer.claim_key(game.public_id, game.version)
 
     def in_use() -> int:
         stats = connection.pool.get_stats()
