@@ -141,6 +141,8 @@ def _computer_move(room_id: int, now: datetime) -> str:
                 ply=len(moves) + 1,
             )
         _changed(room, game, event, drawn)
+    # After the commit, so the line is true: which clock did it, when several run.
+    logger.info("room %s: %s for %s, the computer drew %s", room_id, event, side, listed)
     return side
 
 
@@ -170,6 +172,7 @@ def _lose_on_time(room_id: int) -> str:
             {"name": game.name_of(loser), "winner": winner.value},
         )
         _changed(room, game, "timeout")
+    logger.info("room %s: timeout for %s, lost on time", room_id, loser.value)
     return loser.value
 
 
