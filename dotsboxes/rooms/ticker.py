@@ -205,10 +205,14 @@ def tick(now: datetime | None = None, *, work: bool = True) -> int:
         return 0
     now = now or clock.now()
     ids = due_rooms(now)
-    correspondence = set(
-        Room.objects.filter(pk__in=ids, timer_seconds__gte=CORRESPONDENCE_FROM).values_list(
-            "pk", flat=True
+    correspondence = (  # no query on the usual tick, with nothing due
+        set(
+            Room.objects.filter(pk__in=ids, timer_seconds__gte=CORRESPONDENCE_FROM).values_list(
+                "pk", flat=True
+            )
         )
+        if ids
+        else set()
     )
     for room_id in ids:
         try:

@@ -323,3 +323,24 @@ def test_two_processes_recording_a_rounds_last_results_at_once_pair_the_next_rou
     assert t.current_round == 2
     assert t.pairings.filter(round=1, recorded=True).count() == 2
     assert t.pairings.filter(round=2).count() == 2
+
+
+def test_the_room_clock_costs_one_query_a_tick_until_a_tournament_is_due(
+    django_assert_num_queries,
+):
+    from dotsboxes.rooms import ticker
+
+    players = make_players("ann", "ben")
+    t = swiss(players[0], rounds=1)
+    for p in players:
+        services.tournament_join(tournament_id=t.pk, user=p)
+    services._last_sweep[0] = float("inf")  # as if the sweep had just run
+    try:
+        with django_assert_num_queries(1):  # is any tournament due? no
+            ticker.ticked.send(sender=ticker.tick, now=clock.now())
+        clock.advance(timedelta(minutes=6))
+        ticker.ticked.send(sender=ticker.tick, now=clock.now())  # due: the full pass starts it
+    finally:
+        services._last_sweep[0] = float("-inf")
+    t.refresh_from_db()
+    assert (t.status, t.current_round) == ("running", 1)
