@@ -64,6 +64,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def rss_bytes(pid: int) -> int:
+    """Resident memory of one process (Linux ``/proc``), 0 if it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def machine_busy_seconds() -> float:
     """CPU seconds spent on anything but idle and I/O wait, summed over all cores."""
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -258,6 +269,7 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> St
     ) as session:
         for base in bases:
             await wait_up(session, base)
+        rss0 = sum(rss_bytes(p) for p in pids)
         games = []
         sem = asyncio.Semaphore(20)
 
@@ -309,6 +321,8 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> St
                 await asyncio.sleep(0.05)  # do not open thousands of sockets in one burst
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in readies)), timeout=300)
         print(f"{len(readies)} sockets open after {time.perf_counter() - t0:.1f} s", flush=True)
+        # The servers' memory per socket: what opening the rooms and sockets added.
+        stats.memory = (sum(rss_bytes(p) for p in pids) - rss0, len(readies))  # type: ignore[attr-defined]
         await asyncio.sleep(3)  # let presence pushes settle
 
         async def play(i: int, _id: str, location: str, host: Player, guest: Player, version: int):
@@ -417,6 +431,12 @@ def report(args: argparse.Namespace, setup: str, stats: Stats) -> None:
             f"move push on the wire: median {statistics.median(stats.push_bytes):.0f} B   "
             f"p95 {percentile(stats.push_bytes, 0.95):.0f} B   max {max(stats.push_bytes)} B   "
             f"(n={len(stats.push_bytes)}, payload of the WebSocket text frame)"
+        )
+    added, sockets = getattr(stats, "memory", (0, 0))
+    if sockets:
+        print(
+            f"server memory: +{added / 2**20:.0f} MiB for {sockets} sockets and their rooms, "
+            f"{added / sockets / 1024:.1f} KiB per socket"
         )
     servers, client, machine, pg, redis = stats.cpu
     per_move = 1000 / max(moves, 1)
