@@ -123,8 +123,14 @@ def _compatible(a: SwissPlayer, b: SwissPlayer, *, repeats: bool, colours: bool)
     return True
 
 
+def _id_order(player: SwissPlayer | ArenaPlayer) -> tuple:
+    """Equal seeds in entry order: whole-number ids by value (as text, entry 10
+    would come before entry 9), other ids by their text."""
+    return (0, player.id, "") if isinstance(player.id, int) else (1, 0, str(player.id))
+
+
 def _rank(players: Sequence[SwissPlayer]) -> list[SwissPlayer]:
-    return sorted(players, key=lambda p: (-p.score, -p.seed, str(p.id)))
+    return sorted(players, key=lambda p: (-p.score, -p.seed, _id_order(p)))
 
 
 def _candidates(first: SwissPlayer, rest: list[SwissPlayer]) -> list[SwissPlayer]:
@@ -180,7 +186,7 @@ def _dutch(players: Sequence[SwissPlayer], number: int) -> SwissRound | None:
     White, and scores are given on the chess scale (a win 1) it assumes for byes."""
     ranked = _rank(players)
     # Pairing numbers are the initial order (by seed), kept from round to round.
-    by_seed = sorted(players, key=lambda p: (-p.seed, str(p.id)))
+    by_seed = sorted(players, key=lambda p: (-p.seed, _id_order(p)))
     index = {p.id: n for n, p in enumerate(by_seed, 1)}
     names = {"B": "white", "R": "black"}
     table = [
@@ -333,7 +339,7 @@ def arena_pairs(
     opponent they just played (``allow_rematch``: unless nobody else could ever be
     chosen).  Someone left over waits for the next free player.  The player who
     has had fewer Blues gets Blue."""
-    order = sorted(waiting, key=lambda p: (-p.score, str(p.id)))
+    order = sorted(waiting, key=lambda p: (-p.score, _id_order(p)))
     pairs = []
     while len(order) >= 2:
         first = order.pop(0)

@@ -36,6 +36,14 @@ def test_round_one_pairs_top_half_against_bottom_half_with_alternating_colours()
     assert result.pairs == ((1, 5), (6, 2), (3, 7), (8, 4))
 
 
+def test_equal_seeds_rank_in_entry_order_past_ten():
+    # Entries 9 and 10 with one seed: 9 entered first and is the top seed (as text,
+    # "10" < "9" put the later entrant first, and which player had Blue changed with
+    # how many entries the database had seen).
+    result = swiss_round([SwissPlayer(id=10, seed=1500), SwissPlayer(id=9, seed=1500)])
+    assert result.pairs == ((9, 10),)
+
+
 def test_an_odd_field_gives_the_bye_to_the_lowest_ranked_player_without_one():
     players = [SwissPlayer(id=n, seed=10 - n) for n in range(1, 6)]
     players[4].had_bye = True  # player 5, the lowest, already had one
