@@ -44,10 +44,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-import aiohttp  # noqa: E402
 
 from tests.bench.rooms import (  # noqa: E402
     Player,
+    client_session,
     cpu_seconds,
     machine_busy_seconds,
     percentile,
@@ -161,11 +161,7 @@ def line(name: str, seconds: list[float]) -> str:
 
 
 async def run(args, bases: list[str], stats: Stats) -> None:
-    timeout = aiohttp.ClientTimeout(total=120)
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(
-        cookie_jar=aiohttp.DummyCookieJar(), timeout=timeout, connector=connector
-    ) as session:
+    async with client_session(120) as session:
         for base in bases:
             await wait_up(session, base)
         until = time.monotonic() + args.duration

@@ -258,15 +258,20 @@ async def _receive(ws, key, game, role, stats, ready) -> None:
                 stats.opponent.append(now - started)
 
 
+def client_session(total_timeout: float) -> aiohttp.ClientSession:
+    """The benchmark's HTTP client: cookies kept by hand (one browser per player), and no
+    pool limit: every WebSocket holds its connection for the whole run, and a limit
+    would leave later sockets queued for a free slot forever."""
+    return aiohttp.ClientSession(
+        cookie_jar=aiohttp.DummyCookieJar(),
+        timeout=aiohttp.ClientTimeout(total=total_timeout),
+        connector=aiohttp.TCPConnector(limit=0),
+    )
+
+
 async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> Stats:
     stats = Stats()
-    timeout = aiohttp.ClientTimeout(total=60)
-    # No pool limit: every WebSocket holds its connection for the whole run, and a
-    # limit would leave later sockets queued for a free slot forever.
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(
-        cookie_jar=aiohttp.DummyCookieJar(), timeout=timeout, connector=connector
-    ) as session:
+    async with client_session(60) as session:
         for base in bases:
             await wait_up(session, base)
         rss0 = sum(rss_bytes(p) for p in pids)
