@@ -1,6 +1,5 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels."""
 
-import gc
 import logging
 import os
 
@@ -54,6 +53,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from dotsboxes import gcpolicy  # noqa: E402
 from dotsboxes.rooms import ticker  # noqa: E402
 from dotsboxes.rooms.routing import websocket_urlpatterns as room_routes  # noqa: E402
 from dotsboxes.tournaments.routing import websocket_urlpatterns as tournament_routes  # noqa: E402
@@ -94,9 +94,8 @@ application = StartRoomClock(
 )
 
 
-# Garbage collection: a full collection walks every object in the process, and a
-# benchmark server holding a thousand sockets stopped for 150-260 ms at a time, every
-# few seconds, for all of them.  Everything loaded at startup (Django, the URL and
-# template machinery, these modules) lives as long as the process: freeze it, so
-# that collections only walk what was made since.
-gc.freeze()
+# Garbage collection: a full collection walks every object the process has not frozen,
+# and a server holding thousands of sockets stopped for up to 1.1 s at a time, every
+# few seconds (dotsboxes/gcpolicy.py).  Freeze what startup loaded and what survives
+# each full collection; hand it all back every SERVER_GC_REFREEZE_SECONDS (0: off).
+gcpolicy.install(float(os.environ.get("SERVER_GC_REFREEZE_SECONDS", "600")))

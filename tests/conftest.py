@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# The servers' garbage-collection policy (dotsboxes/gcpolicy.py) freezes what survives
+# a full collection: in a test process that would keep every test's cycles until the
+# refreeze.  Off here and in the servers tests start; tests/test_gcpolicy.py tests it.
+os.environ.setdefault("SERVER_GC_REFREEZE_SECONDS", "0")
 
 
 @pytest.fixture
