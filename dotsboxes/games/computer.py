@@ -16,9 +16,9 @@ and moves again, that commit starts the next edge the same way: pages see
 its edges arrive one by one.
 
 A cache key per (game, version) stops two jobs thinking about the same
-position (the game by its public id, which is never reused: a database id can be,
-after a rolled-back insert on SQLite, and a new game must not find an old game's
-claim) (the cache is Redis when several servers share the work).  When the
+position (the cache is Redis when several servers share the work).  It names the
+game by its public id, which is never reused: SQLite gives a rolled-back insert's
+database id to the next game, which must not find the old game's claim.  When the
 cache cannot be reached (a Redis outage) the claim is a database lease instead
 (:mod:`dotsboxes.leases`): the game goes on, and nothing here ever turns a
 committed move into an error.  The claim
