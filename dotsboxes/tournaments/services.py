@@ -354,26 +354,35 @@ def tournament_record_result(*, game_id: int, skip_locked: bool = False) -> Pair
     return found
 
 
-def tournament_tick(now: datetime | None = None) -> int:
-    """The periodic pass; returns how many tournaments it changed."""
+def tournament_tick(now: datetime | None = None, *, sweep: bool = True) -> int:
+    """The periodic pass; returns how many tournaments it changed.
+
+    One query finds the tournaments with work (one to start, an arena running), so a
+    tick with none costs only that.  ``sweep``: also record results no event brought
+    (a restart between a game's commit and its listener)."""
     now = now or clock.now()
     changed = 0
-    due = Tournament.objects.filter(status=Tournament.Status.UPCOMING, starts_at__lte=now)
-    for tournament_id in due.values_list("pk", flat=True)[:50]:
+    upcoming = Q(status=Tournament.Status.UPCOMING, starts_at__lte=now)
+    arena = Q(status=Tournament.Status.RUNNING, kind="arena")
+    found = list(Tournament.objects.filter(upcoming | arena).values_list("pk", "status", "kind"))
+    due = [(pk, kind) for pk, status, kind in found if status == Tournament.Status.UPCOMING]
+    arenas = [pk for pk, status, _kind in found if status == Tournament.Status.RUNNING][:50]
+    for tournament_id, kind in due[:50]:
         with transaction.atomic():
             tournament = _lock(tournament_id, skip_locked=True)
             if tournament is not None and tournament.status == Tournament.Status.UPCOMING:
                 _start(tournament)
                 changed += 1
-    # Results no event brought (a restart between a game's commit and its listener).
-    missed = Pairing.objects.filter(recorded=False, game__isnull=False).exclude(
-        game__status=Game.Status.ACTIVE
-    )
-    for game_id in missed.values_list("game_id", flat=True)[:200]:
-        if tournament_record_result(game_id=game_id, skip_locked=True) is not None:
-            changed += 1
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING, kind="arena")
-    for tournament_id in running.values_list("pk", flat=True)[:50]:
+                if kind == "arena":
+                    arenas.append(tournament_id)  # its first pass, as for any running arena
+    if sweep:
+        missed = Pairing.objects.filter(recorded=False, game__isnull=False).exclude(
+            game__status=Game.Status.ACTIVE
+        )
+        for game_id in missed.values_list("game_id", flat=True)[:200]:
+            if tournament_record_result(game_id=game_id, skip_locked=True) is not None:
+                changed += 1
+    for tournament_id in arenas:
         with transaction.atomic():
             tournament = _lock(tournament_id, skip_locked=True)
             if tournament is None or tournament.status != Tournament.Status.RUNNING:
@@ -397,26 +406,18 @@ def on_game_changed(sender: object, *, change: GameChanged, **kwargs: object) ->
     tournament_record_result(game_id=change.game_id)
 
 
-#: Seconds between the clock's sweeps for results no event brought (a restart
-#: between a game's commit and its listener): rare, so not on every tick.
+#: Seconds between the clock's sweeps for results no event brought: rare, so not on
+#: every tick.
 SWEEP_SECONDS = 30.0
 _last_sweep = [float("-inf")]
-
-
-def _work_due(now: datetime) -> bool:
-    """One query: a tournament to start, or an arena running (to pair or to end)."""
-    upcoming = Q(status=Tournament.Status.UPCOMING, starts_at__lte=now)
-    arena = Q(status=Tournament.Status.RUNNING, kind="arena")
-    return Tournament.objects.filter(upcoming | arena).exists()
 
 
 @receiver(ticked, dispatch_uid="tournaments.tick")
 def on_tick(sender: object, *, now: datetime, **kwargs: object) -> None:
     """The room clock ticks twice a second in every server: with no tournament to
-    start or arena running this costs one query (the full pass costs three), and the
-    sweep for missed results runs every :data:`SWEEP_SECONDS` only."""
+    start or arena running a pass costs one query, and the sweep for missed results
+    runs every :data:`SWEEP_SECONDS` only."""
     sweep = time.monotonic() - _last_sweep[0] >= SWEEP_SECONDS
     if sweep:
         _last_sweep[0] = time.monotonic()
-    if sweep or _work_due(now):
-        tournament_tick(now)
+    tournament_tick(now, sweep=sweep)
