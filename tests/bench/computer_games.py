@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 
+from dotsboxes.jobs.worker import live_workers  # noqa: E402 (settings are read lazily)
 from tests.bench.rooms import (  # noqa: E402
     Player,
     client_session,
@@ -144,12 +145,6 @@ def committed_latencies(public_ids: list[str]) -> dict[str, list[float]]:
     return found
 
 
-def worker_figures(namespace: str) -> list[dict]:
-    from dotsboxes.jobs.worker import live_workers
-
-    return live_workers(namespace)
-
-
 def line(name: str, seconds: list[float]) -> str:
     if not seconds:
         return f"{name:<28}: none"
@@ -202,7 +197,7 @@ def main() -> None:
     try:
         bases = [f"http://127.0.0.1:{args.port + i}" for i in range(args.processes)]
         deadline = time.monotonic() + 60
-        while len(worker_figures(namespace)) < args.workers:
+        while len(live_workers(namespace)) < args.workers:
             if time.monotonic() > deadline:
                 sys.exit(f"the workers did not start: see {tmp}")
             time.sleep(0.2)
@@ -213,7 +208,7 @@ def main() -> None:
         web_cpu = sum(cpu_seconds(p.pid) for p in servers) - sum(cpu0[0])
         worker_cpu = sum(cpu_seconds(p.pid) for p in workers) - sum(cpu0[1])
         busy = machine_busy_seconds() - busy0
-        figures = worker_figures(namespace)
+        figures = live_workers(namespace)
     finally:
         for process in servers + workers:
             process.terminate()
