@@ -155,6 +155,14 @@ def test_a_hint_is_answered_by_a_worker_and_the_health_checks_see_it(on_the_queu
         assert computer.choose.call(board, level="casual", budget=0.05, timeout=10) in set(
             board.legal_moves
         )
+        # The worker counted those two jobs and how long each waited in the queue and
+        # ran: the health key shows the queue's own cost.  (The quick pass below may be
+        # answered from values the shared Redis cache already holds: not counted here.)
+        (worker,) = wait_for(
+            lambda: [w for w in live_workers() if w["lane"] == jobs.PLAY and w["jobs"] >= 2]
+        )
+        assert 0 <= worker["waited_ms"]["median"] <= worker["waited_ms"]["p95"]
+        assert 0 < worker["ran_ms"]["median"] <= worker["ran_ms"]["p95"]
         # The analysis board's quick pass is a play-lane job too; the worker stores it.
         # (A position no other test analyses: values stay in the shared Redis cache.)
         other = Board(4, 1)
@@ -163,13 +171,6 @@ def test_a_hint_is_answered_by_a_worker_and_the_health_checks_see_it(on_the_queu
         position = other.key()
         assert board_jobs.ensure(position, f"visitor-{on_the_queue}") == "working"
         assert wait_for(lambda: board_jobs.values(position))["level"] == "quick"
-        # The worker counted those jobs (hint, move, quick pass) and how long each
-        # waited in the queue and ran: the health key shows the queue's own cost.
-        (worker,) = wait_for(
-            lambda: [w for w in live_workers() if w["lane"] == jobs.PLAY and w["jobs"] >= 3]
-        )
-        assert 0 <= worker["waited_ms"]["median"] <= worker["waited_ms"]["p95"]
-        assert 0 < worker["ran_ms"]["median"] <= worker["ran_ms"]["p95"]
         # The health checks see the one play worker, and that no analysis worker runs.
         response = client.get(reverse("healthz_workers"))
         assert response.status_code == 503
