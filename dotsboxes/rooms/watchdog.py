@@ -8,6 +8,9 @@ it sends a message to a channel of its own and waits for it.  When a probe
 comes back after some were lost, the process subscribes its sockets' groups
 again and tells every open socket the room's current version (a "hello"):
 a page that missed something re-fetches the room at once.
+
+A second lost probe in a row also throws the process's Redis connection away
+(:func:`reconnect`): the connection itself can be wedged while Redis is fine.
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ async def _watch(layer) -> None:
             lost += 1
             if lost == 1:
                 logger.warning("channel layer probe lost: pushes may be lost until it is back")
+            else:
+                await reconnect(layer)
 
 
 class Probe:
@@ -86,26 +91,52 @@ class Probe:
 
 
 async def restore(layer) -> None:
-    """Subscribe this process's groups again, then tell every socket to check its version."""
+    """Subscribe this process's channels and groups again, then tell every socket to
+    check its version."""
     sockets = list(_sockets)
     await _resubscribe(layer)
-    for consumer in sockets:
-        for group in getattr(consumer, "subscriptions", ()):
-            try:
-                await layer.group_add(group, consumer.channel_name)
-            except Exception:
-                logger.warning("could not rejoin %s", group, exc_info=True)
     await asyncio.gather(*(c.resync() for c in sockets), return_exceptions=True)
 
 
 async def _resubscribe(layer) -> None:
-    # channels-redis's pub/sub layer subscribes each group once per process and
-    # believes it still is after Redis restarted: subscribe everything again.
+    # Redis forgets every subscription when it restarts, and channels-redis's
+    # pub/sub layer still believes them made.  Its own maps of this process's
+    # channels and groups are the truth (they outlive a lost connection): subscribe
+    # all of them again, one SUBSCRIBE per shard.
+    wanted: dict[object, list[str]] = {}
+    for name in [*layer.channels, *layer.groups]:
+        wanted.setdefault(layer._get_shard(name), []).append(name)
+    for shard, names in wanted.items():
+        try:
+            async with shard._lock:
+                shard._ensure_redis()
+                shard._ensure_receiver()
+                await shard._pubsub.subscribe(*names)
+                shard._subscribed_to.update(names)
+        except Exception:
+            logger.warning("could not subscribe again", exc_info=True)
+
+
+async def reconnect(layer) -> None:
+    """Give each of the layer's shards a new Redis connection.
+
+    After a lost connection, channels-redis's receive task and any subscribe both
+    connect the one pub/sub connection again, and when they do it at once the two
+    handshakes interleave: every later subscribe then fails ("readuntil() called
+    while another coroutine is already waiting for incoming data") and the process
+    hears nothing more (in our test, at the second of several short outages).  A
+    new connection has nothing subscribed, so its receive task waits (it reads only
+    once something is) and the next subscribe connects alone; :func:`restore` then
+    subscribes the rest."""
     for shard in getattr(layer, "_shards", ()):
-        names = list(getattr(shard, "_subscribed_to", ()))
-        pubsub = getattr(shard, "_pubsub", None)
-        if names and pubsub is not None:
+        task, client = shard._receive_task, shard._redis
+        shard._lock = asyncio.Lock()  # a subscribe stuck on the old connection holds the old
+        shard._receive_task = shard._redis = shard._pubsub = None
+        shard._subscribed_to = set()
+        if task is not None:
+            task.cancel()
+        if client is not None:
             try:
-                await pubsub.subscribe(*names)
+                await asyncio.wait_for(client.aclose(close_connection_pool=True), 1)
             except Exception:
-                logger.warning("could not subscribe again", exc_info=True)
+                logger.info("the old Redis connection did not close cleanly", exc_info=True)
