@@ -154,13 +154,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- channels and cache -----------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+
+def redis_channel_host(url: str) -> dict:
+    """A channel layer's Redis host (the tests' layers use it too).
+
+    redis-py 8 refuses a command (MaxConnectionsError) once 100 are in flight,
+    which a crowd leaving at once exceeds (their group_discard calls failed and
+    left dead channels in the groups): allow many more.  Its default 5 s socket
+    timeout equals channels-redis's 5 s BZPOPMIN: on a busy host the read timed
+    out and killed the consumer, hence 30 s."""
+    return {"address": url, "socket_timeout": 30, "max_connections": 5000}
+
+
 if REDIS_URL:
-    # redis-py 8 refuses a command (MaxConnectionsError) once 100 are in flight,
-    # which a crowd leaving at once exceeds (their group_discard calls failed and
-    # left dead channels in the groups): allow many more.  Its default 5 s socket
-    # timeout equals channels-redis's 5 s BZPOPMIN: on a busy host the read timed
-    # out and killed the consumer, hence 30 s.
-    _redis_host = {"address": REDIS_URL, "socket_timeout": 30, "max_connections": 5000}
+    _redis_host = redis_channel_host(REDIS_URL)
     if os.environ.get("CHANNEL_LAYER", "pubsub") == "pubsub":
         # Redis pub/sub (the default): a push is one PUBLISH, and each process gets
         # it once on the connection it is subscribed with and hands it to its own

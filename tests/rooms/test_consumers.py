@@ -18,6 +18,7 @@ from django.test import Client
 
 from dotsboxes.asgi import application
 from dotsboxes.rooms.models import Connection, Room
+from dotsboxes.settings import redis_channel_host
 from tests.rooms.conftest import act, join, open_room
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,7 +58,13 @@ def layer(request, settings):
             if os.environ.get("REDIS_URL"):
                 pytest.fail(f"REDIS_URL is set but Redis does not answer at {REDIS_URL}")
             pytest.skip(f"no Redis at {REDIS_URL}")
-        config = {"hosts": [REDIS_URL], "prefix": f"test-{uuid.uuid4().hex[:8]}"}
+        # The product's host options: with redis-py's default 5 s socket timeout the
+        # list layer's 5 s blocking read timed out on a loaded CI machine and killed a
+        # tournament socket's consumer (Timeout reading from 127.0.0.1:6379).
+        config = {
+            "hosts": [redis_channel_host(REDIS_URL)],
+            "prefix": f"test-{uuid.uuid4().hex[:8]}",
+        }
         settings.CHANNEL_LAYERS = {
             "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": config}
         }
