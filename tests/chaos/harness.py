@@ -124,6 +124,11 @@ class Server:
                 "127.0.0.1",
                 "--port",
                 str(self.port),
+                # As deployed (docs/DEPLOY.md): at uvicorn's default 5 s, a client
+                # reusing a connection the server was closing just then got "Server
+                # disconnected" (a bad-posts run on a loaded CI machine).
+                "--timeout-keep-alive",
+                "30",
                 "--no-access-log",
                 "dotsboxes.asgi:application",
             ],
