@@ -3,6 +3,7 @@
 Not a pytest module.  Run from the repository root, under ``nice -n 10``::
 
     python tests/bench/endgames.py generate [--games 120]   # writes data/endgames.json
+    python tests/bench/endgames.py generate --part 0/2 & ... --part 1/2; ... merge
     python tests/bench/endgames.py crosscheck [--count 50]  # plain alpha-beta agrees?
     python tests/bench/endgames.py run [--budgets 1,2,4,10] [--limit N]
 
@@ -16,10 +17,12 @@ each position's key, its value, every move's value, the solver's nodes and
 seconds, and the safe edges and undrawn edges (the measurements behind
 the master's solver schedule).
 
-``crosscheck`` values the positions with the fewest undrawn edges again with
-:func:`plain_value`, an alpha-beta over every legal move with a table on the
-drawn edges and none of the solver's chain theory, and prints any
-disagreement.
+``crosscheck`` values the positions with the fewest undrawn edges again by brute
+force (``plain_value.c``, compiled on the spot with ``cc``: every subset of the
+undrawn edges valued from the rules alone, 2^k bytes for k undrawn edges, so up
+to ``--max-undrawn`` 32), and prints any disagreement.  :func:`plain_value` is
+the same idea in Python, an alpha-beta with no chain theory; it is far too slow
+for these positions and checks the C program on small boards in the tests.
 
 ``run`` plays master's move in every position at each budget (fresh table,
 hard stop on, as the product runs) and prints, per budget: % optimal, boxes
@@ -35,7 +38,9 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from itertools import pairwise
 from pathlib import Path
@@ -66,7 +71,9 @@ def game_positions(n: int) -> list[tuple[str, str, int]]:
     if n // len(PAIRINGS) % 2:
         a, b = b, a
     rng = random.Random(f"endgames:{n}")
-    wanted = {rng.randint(28, 34), rng.randint(35, 40)}
+    # One with 28-30 undrawn edges, in the brute-force cross-check's reach, and one
+    # with 31-40.
+    wanted = {rng.randint(28, 30), rng.randint(31, 40)}
     found = []
     board = Board(5, 5)
     while wanted and not board.is_over():
@@ -85,7 +92,9 @@ def generate(args: argparse.Namespace) -> None:
     positions = []
     dropped = 0
     start = time.perf_counter()
-    for n in range(args.games):
+    part, parts = (int(x) for x in args.part.split("/"))
+    out = DATA if parts == 1 else DATA.with_suffix(f".part{part}.json")
+    for n in range(part, args.games, parts):
         print(f"game {n}", flush=True)
         for key, pairing, game in game_positions(n):
             board = Board.from_key(key)
@@ -120,14 +129,32 @@ def generate(args: argparse.Namespace) -> None:
                 f"nodes {solution.nodes} {seconds:.2f} s",
                 flush=True,
             )
-        if n % 5 == 4 or n == args.games - 1:  # partial results survive an interruption
-            DATA.parent.mkdir(exist_ok=True)
-            data = {"positions": positions, "dropped": dropped, "solve_nodes": args.solve_nodes}
-            DATA.write_text(json.dumps(data, indent=1) + "\n")
+        # Partial results survive an interruption.
+        DATA.parent.mkdir(exist_ok=True)
+        data = {"positions": positions, "dropped": dropped, "solve_nodes": args.solve_nodes}
+        out.write_text(json.dumps(data, indent=1) + "\n")
     print(
         f"{len(positions)} positions, {dropped} dropped, {time.perf_counter() - start:.0f} s; "
         f"solver seconds median {statistics.median(p['solver_seconds'] for p in positions):.2f}"
     )
+
+
+def merge(args: argparse.Namespace) -> None:
+    """Join the parts that parallel ``generate --part K/N`` runs wrote, in game order."""
+    parts = sorted(DATA.parent.glob(DATA.stem + ".part*.json"))
+    loaded = [json.loads(p.read_text()) for p in parts]
+    positions = sorted(
+        (pos for d in loaded for pos in d["positions"]), key=lambda p: (p["game"], -p["undrawn"])
+    )
+    data = {
+        "positions": positions,
+        "dropped": sum(d["dropped"] for d in loaded),
+        "solve_nodes": loaded[0]["solve_nodes"],
+    }
+    DATA.write_text(json.dumps(data, indent=1) + "\n")
+    for p in parts:
+        p.unlink()
+    print(f"{len(positions)} positions from {len(parts)} parts, {data['dropped']} dropped")
 
 
 class _OutOfTime(Exception):
@@ -177,28 +204,56 @@ def _third_sides(board: Board, edge) -> int:
     return sum(1 for b in board.edge_boxes(edge) if board.sides(b) == 2)
 
 
+def plain_input(board: Board) -> str:
+    """``plain_value.c``'s input: k, then each unclaimed box's undrawn sides as a mask."""
+    index = {e: i for i, e in enumerate(board.legal_moves)}
+    masks = [
+        sum(1 << index[e] for e in board.box_edges(b) if e in index)
+        for b in range(board.num_boxes)
+        if board.owner(b) is None
+    ]
+    return f"{len(index)} {len(masks)} " + " ".join(f"{m:x}" for m in masks) + "\n"
+
+
+def build_plain_value(directory: Path) -> Path:
+    """Compile the brute-force checker into ``directory``."""
+    exe = directory / "plain_value"
+    source = Path(__file__).resolve().parent / "plain_value.c"
+    subprocess.run(["cc", "-O2", "-o", str(exe), str(source)], check=True)
+    return exe
+
+
+def brute_force(exe: Path, board: Board) -> int:
+    out = subprocess.run([str(exe)], input=plain_input(board), capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(out.stderr.strip())
+    return int(out.stdout)
+
+
 def crosscheck(args: argparse.Namespace) -> None:
-    sys.setrecursionlimit(10_000)
     positions = json.loads(DATA.read_text())["positions"]
-    chosen = sorted(positions, key=lambda p: (p["undrawn"], p["key"]))[: args.count]
-    agree = done = 0
-    for p in chosen:
-        board = Board.from_key(p["key"])
-        t = time.perf_counter()
-        try:
-            v = plain_value(board, -board.unclaimed, board.unclaimed, {}, t + args.seconds)
-        except _OutOfTime:
-            print(f"undrawn {p['undrawn']}: plain alpha-beta out of time", flush=True)
-            continue
-        done += 1
-        ok = v == p["value"]
-        agree += ok
-        print(
-            f"undrawn {p['undrawn']} solver {p['value']:+d} plain {v:+d} "
-            f"{'ok' if ok else 'DISAGREE'} {time.perf_counter() - t:.1f} s",
-            flush=True,
-        )
-    print(f"{agree} of {done} agree ({len(chosen) - done} out of time)")
+    small = [p for p in positions if p["undrawn"] <= args.max_undrawn]
+    chosen = sorted(small, key=lambda p: (p["undrawn"], p["key"]))[: args.count]
+    agree = 0
+    seconds = []
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = build_plain_value(Path(tmp))
+        for p in chosen:
+            board = Board.from_key(p["key"])
+            t = time.perf_counter()
+            v = brute_force(exe, board)
+            seconds.append(time.perf_counter() - t)
+            ok = v == p["value"]
+            agree += ok
+            print(
+                f"undrawn {p['undrawn']} solver {p['value']:+d} brute force {v:+d} "
+                f"{'ok' if ok else 'DISAGREE ' + p['key']} {seconds[-1]:.1f} s",
+                flush=True,
+            )
+    print(
+        f"{agree} of {len(chosen)} agree (undrawn {chosen[0]['undrawn']}-{chosen[-1]['undrawn']}; "
+        f"brute force median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s)"
+    )
 
 
 def run(args: argparse.Namespace) -> None:
@@ -253,15 +308,17 @@ def main() -> None:
     g.add_argument("--games", type=int, default=120)
     g.add_argument("--solve-nodes", type=int, default=2_000_000)
     g.add_argument("--values-seconds", type=float, default=600.0)
+    g.add_argument("--part", default="0/1", help="K/N: games K, K+N, ... (parallel runs)")
+    sub.add_parser("merge")
     c = sub.add_parser("crosscheck")
     c.add_argument("--count", type=int, default=50)
-    c.add_argument("--seconds", type=float, default=600.0, help="per position")
+    c.add_argument("--max-undrawn", type=int, default=32, help="2^k bytes of memory")
     r = sub.add_parser("run")
     r.add_argument("--budgets", default="1,2,4,10")
     r.add_argument("--limit", type=int, default=0)
     r.add_argument("--no-hard-stop", dest="hard_stop", action="store_false")
     args = parser.parse_args()
-    {"generate": generate, "crosscheck": crosscheck, "run": run}[args.command](args)
+    {"generate": generate, "merge": merge, "crosscheck": crosscheck, "run": run}[args.command](args)
 
 
 if __name__ == "__main__":
