@@ -89,7 +89,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def play_game(binary: str, master_first: bool, budget: float, seed: int) -> tuple[int, list]:
+def play_game(
+    binary: str, master_first: bool, budget: float, seed: int, hard_stop: bool = True
+) -> tuple[int, list]:
     """The master's final margin, and its seconds per move."""
     board = Board(5, 5)
     # Master keeps its table across the moves of a game where this engine version can.
@@ -104,7 +106,9 @@ def play_game(binary: str, master_first: bool, budget: float, seed: int) -> tupl
                 turn: list[Edge] = []
                 while board.turn is ours and not board.is_over():
                     start = time.perf_counter()
-                    edge = game.choose(board, level="master", budget=budget, seed=seed)
+                    edge = game.choose(
+                        board, level="master", budget=budget, seed=seed, hard_stop=hard_stop
+                    )
                     times.append(time.perf_counter() - start)
                     board.play(edge)
                     turn.append(edge)
@@ -126,12 +130,17 @@ def main() -> None:
     parser.add_argument("--engine", required=True, help="the C++ engine's protocol binary")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--movetime", type=float, default=0.1, help="master's seconds per move")
+    # The C++ engine's clock is its CPU time; node limits alone are the master's
+    # equivalent (its budget as an unloaded machine spends it), whatever the load.
+    parser.add_argument("--no-hard-stop", dest="hard_stop", action="store_false")
     args = parser.parse_args()
     margins: dict[bool, list[int]] = {True: [], False: []}
     times: list[float] = []
     for n in range(args.games):
         first = n % 2 == 0
-        margin, used = play_game(args.engine, first, args.movetime, seed=n)
+        margin, used = play_game(
+            args.engine, first, args.movetime, seed=n, hard_stop=args.hard_stop
+        )
         margins[first].append(margin)
         times += used
         print(f"game {n + 1}: master {'first ' if first else 'second'} {margin:+d}", flush=True)
