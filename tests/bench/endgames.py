@@ -5,7 +5,8 @@ Not a pytest module.  Run from the repository root, under ``nice -n 10``::
     python tests/bench/endgames.py generate [--games 120]   # writes data/endgames.json
     python tests/bench/endgames.py generate --part 0/2 & ... --part 1/2; ... merge
     python tests/bench/endgames.py crosscheck [--count 50]  # plain alpha-beta agrees?
-    python tests/bench/endgames.py run [--budgets 1,2,4,10] [--limit N]
+    python tests/bench/endgames.py run [--budgets 1,2,4,10] [--limit N] [--part K/N]
+    python tests/bench/endgames.py report [--budgets 1,2,4,10]   # the parts' figures
 
 ``generate`` plays seeded games between different levels (casual, club,
 expert, master, each pairing both ways round) and keeps positions with 28 to
@@ -25,10 +26,11 @@ the same idea in Python, an alpha-beta with no chain theory; it is far too slow
 for these positions and checks the C program on small boards in the tests.
 
 ``run`` plays master's move in every position at each budget (fresh table,
-hard stop on, as the product runs) and prints, per budget: % optimal, boxes
-lost per position, seconds used (median, p95), % optimal among the positions
-the solver settled within that budget, and every position where more time
-gave a worse move.
+hard stop on, as the product runs; ``--part K/N`` plays every Nth, so parallel
+runs share the work) and keeps the results; ``report`` prints, per budget:
+% optimal, boxes lost per position, seconds used (median, p95), % optimal
+among the positions the solver settled within that budget, and every position
+where more time gave a worse move.
 """
 
 from __future__ import annotations
@@ -256,47 +258,81 @@ def crosscheck(args: argparse.Namespace) -> None:
     )
 
 
+def _results(args: argparse.Namespace, budget: float, part: str = "*") -> str:
+    mode = "clock" if args.hard_stop else "nodes"
+    return f"{budget:g}s-{mode}.part{part}.json"
+
+
 def run(args: argparse.Namespace) -> None:
+    """Play master in every position (this part's share) at each budget; keep the results."""
     positions = json.loads(DATA.read_text())["positions"]
     if args.limit:
         positions = positions[: args.limit]
-    budgets = [float(b) for b in args.budgets.split(",")]
-    lost: dict[float, list[int]] = {}
+    part, parts = (int(x) for x in args.part.split("/"))
+    out = Path(args.results)
+    out.mkdir(parents=True, exist_ok=True)
     print(f"load average at start: {os.getloadavg()[0]:.1f}; {len(positions)} positions")
-    for budget in budgets:
-        lost[budget] = []
-        used = []
-        proved_ok = proved = 0
-        for p in positions:
+    for budget in [float(b) for b in args.budgets.split(",")]:
+        rows = []
+        for i in range(part, len(positions), parts):
+            p = positions[i]
             board = Board.from_key(p["key"])
             # As the product plays: fresh tables, hard stop on (``--no-hard-stop``:
             # node limits alone, what an unloaded machine plays).
             thought = players.Game().think(board, budget=budget, seed=0, hard_stop=args.hard_stop)
-            used.append(thought.seconds)
             loss = p["value"] - p["moves"][str(thought.edge)]
-            lost[budget].append(loss)
-            if thought.proved:
-                proved += 1
-                proved_ok += loss == 0
-        n = len(positions)
-        ok = sum(x == 0 for x in lost[budget])
+            rows.append(
+                {
+                    "i": i,
+                    "lost": loss,
+                    "proved": thought.proved,
+                    "seconds": thought.seconds,
+                    "load": os.getloadavg()[0],
+                }
+            )
+            print(f"{budget:g} s position {i}: lost {loss} in {thought.seconds:.2f} s", flush=True)
+        (out / _results(args, budget, str(part))).write_text(json.dumps(rows) + "\n")
+    if parts == 1:
+        report(args)
+
+
+def report(args: argparse.Namespace) -> None:
+    """The per-budget figures and the more-time-worse cases, from every part's results."""
+    positions = json.loads(DATA.read_text())["positions"]
+    budgets = [float(b) for b in args.budgets.split(",")]
+    lost: dict[float, dict[int, int]] = {}
+    for budget in budgets:
+        rows = [
+            row
+            for f in sorted(Path(args.results).glob(_results(args, budget)))
+            for row in json.loads(f.read_text())
+        ]
+        if not rows:
+            print(f"{budget:g} s: no results")
+            continue
+        lost[budget] = {r["i"]: r["lost"] for r in rows}
+        losses = list(lost[budget].values())
+        used = [r["seconds"] for r in rows]
+        settled = [r for r in rows if r["proved"]]
+        n, ok = len(rows), sum(x == 0 for x in losses)
         print(
             f"{budget:5.2f} s: {100 * ok / n:5.1f} % optimal ({ok}/{n}), "
-            f"{statistics.mean(lost[budget]):.3f} boxes lost per position "
-            f"(max {max(lost[budget])}); settled by the solver: {proved} "
-            f"({proved_ok} optimal); seconds used median {statistics.median(used):.3f} "
+            f"{statistics.mean(losses):.3f} boxes lost per position (max {max(losses)}); "
+            f"settled by the solver: {len(settled)} ({sum(r['lost'] == 0 for r in settled)} "
+            f"optimal); seconds used median {statistics.median(used):.3f} "
             f"p95 {percentile(used, 0.95):.3f} max {max(used):.3f}; "
-            f"load {os.getloadavg()[0]:.1f}",
+            f"load median {statistics.median(r['load'] for r in rows):.1f}",
             flush=True,
         )
     worse = 0
-    for i, p in enumerate(positions):
-        for small, large in pairwise(budgets):
-            if lost[large][i] > lost[small][i]:
+    done = [b for b in budgets if b in lost]
+    for small, large in pairwise(done):
+        for i, loss in lost[large].items():
+            if i in lost[small] and loss > lost[small][i]:
                 worse += 1
                 print(
-                    f"more time worse: {p['key']} {small} s lost {lost[small][i]}, "
-                    f"{large} s lost {lost[large][i]}"
+                    f"more time worse: {positions[i]['key']} ({positions[i]['undrawn']} undrawn) "
+                    f"{small:g} s lost {lost[small][i]}, {large:g} s lost {loss}"
                 )
     print(f"cases where more time was worse: {worse}")
 
@@ -313,12 +349,17 @@ def main() -> None:
     c = sub.add_parser("crosscheck")
     c.add_argument("--count", type=int, default=50)
     c.add_argument("--max-undrawn", type=int, default=32, help="2^k bytes of memory")
-    r = sub.add_parser("run")
-    r.add_argument("--budgets", default="1,2,4,10")
-    r.add_argument("--limit", type=int, default=0)
-    r.add_argument("--no-hard-stop", dest="hard_stop", action="store_false")
+    for name in ("run", "report"):
+        r = sub.add_parser(name)
+        r.add_argument("--budgets", default="1,2,4,10")
+        r.add_argument("--no-hard-stop", dest="hard_stop", action="store_false")
+        r.add_argument("--results", default="/tmp/dotsboxes-endgames", help="results directory")
+        if name == "run":
+            r.add_argument("--limit", type=int, default=0)
+            r.add_argument("--part", default="0/1", help="K/N: positions K, K+N, ...")
     args = parser.parse_args()
-    {"generate": generate, "merge": merge, "crosscheck": crosscheck, "run": run}[args.command](args)
+    commands = {"generate": generate, "merge": merge, "crosscheck": crosscheck}
+    {**commands, "run": run, "report": report}[args.command](args)
 
 
 if __name__ == "__main__":
