@@ -25,16 +25,19 @@ import time
 _installed: list = []  # the callback, while installed (tests take it out again)
 
 
-def install(refreeze_seconds: float = 600.0) -> None:
-    """Freeze what exists now and what survives each full collection from now on."""
+def install(refreeze_seconds: float = 600.0, clock=time.monotonic) -> None:
+    """Freeze what exists now and what survives each full collection from now on.
+
+    ``clock`` tells the seconds (the tests pass their own, so that a loaded machine's
+    pauses cannot make a refreeze due twice)."""
     if _installed or refreeze_seconds <= 0:
         return
-    last_refreeze = [time.monotonic()]
+    last_refreeze = [clock()]
 
     def after_full_collection(phase: str, info: dict) -> None:
         if phase != "stop" or info["generation"] != 2:
             return
-        now = time.monotonic()
+        now = clock()
         if now - last_refreeze[0] >= refreeze_seconds:
             last_refreeze[0] = now
             gc.unfreeze()  # the next full collection walks (and frees) everything
