@@ -52,6 +52,11 @@ def from_engine(text: str) -> Edge:
     return Edge(a, b, horizontal=False)
 
 
+class EngineFault(Exception):
+    """The C++ engine broke the rules (seen at 2 s: edges after a move that claimed
+    nothing, its own board out of step with the game): the game is void."""
+
+
 class Opponent:
     """One game's C++ engine process."""
 
@@ -117,7 +122,7 @@ def play_game(
             else:
                 for edge in opponent.reply():
                     if board.turn is ours:
-                        raise RuntimeError("the C++ engine moved out of turn")
+                        raise EngineFault("the C++ engine moved on after its turn had ended")
                     board.play(edge)
     finally:
         opponent.close()
@@ -136,14 +141,23 @@ def main() -> None:
     args = parser.parse_args()
     margins: dict[bool, list[int]] = {True: [], False: []}
     times: list[float] = []
-    for n in range(args.games):
-        first = n % 2 == 0
-        margin, used = play_game(
-            args.engine, first, args.movetime, seed=n, hard_stop=args.hard_stop
-        )
+    seed = voids = 0
+    while len(margins[True]) + len(margins[False]) < args.games:
+        first = (len(margins[True]) + len(margins[False])) % 2 == 0
+        seed += 1
+        try:
+            margin, used = play_game(
+                args.engine, first, args.movetime, seed=seed, hard_stop=args.hard_stop
+            )
+        except EngineFault as fault:  # replayed with the next seed, same colours
+            voids += 1
+            print(f"void game (seed {seed}): {fault}", flush=True)
+            continue
         margins[first].append(margin)
         times += used
-        print(f"game {n + 1}: master {'first ' if first else 'second'} {margin:+d}", flush=True)
+        n = len(margins[True]) + len(margins[False])
+        print(f"game {n}: master {'first ' if first else 'second'} {margin:+d}", flush=True)
+    print(f"void games (the C++ engine broke the rules): {voids}")
     every = margins[True] + margins[False]
     wins = sum(m > 0 for m in every)
     print(
