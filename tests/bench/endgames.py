@@ -95,7 +95,8 @@ def generate(args: argparse.Namespace) -> None:
     dropped = 0
     start = time.perf_counter()
     part, parts = (int(x) for x in args.part.split("/"))
-    out = DATA if parts == 1 else DATA.with_suffix(f".part{part}.json")
+    # ``--part 110/1 --games 130``: games 110-129, added to an earlier run's parts.
+    out = DATA if (part, parts) == (0, 1) else DATA.with_suffix(f".part{part}.json")
     for n in range(part, args.games, parts):
         print(f"game {n}", flush=True)
         for key, pairing, game in game_positions(n):
