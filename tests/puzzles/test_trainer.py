@@ -191,3 +191,13 @@ def test_the_trainer_reads_in_chinese_with_no_english_left(decline_puzzle):
         html = response.content.decode()
         assert "让双" in html or "做题记录" in html
         assert english_words(html) == []
+
+
+def test_solving_the_puzzle_a_streak_was_lost_on_does_not_add_to_the_streak(alice, decline_puzzle):
+    response = alice.get(reverse("puzzles:streak"))
+    alice.get(response.url)
+    _move(alice, decline_puzzle, "d1-d2")  # the miss ends the streak at 0
+    page = _solve(alice, decline_puzzle, follow=True).content.decode()
+    assert "Puzzle solved!" in page  # the board may still be finished, for practice
+    assert "Streak over: 0 puzzles solved." in page
+    assert services.streak_state(alice.session)["count"] == 0
