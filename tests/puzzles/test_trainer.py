@@ -201,3 +201,19 @@ def test_solving_the_puzzle_a_streak_was_lost_on_does_not_add_to_the_streak(alic
     assert "Puzzle solved!" in page  # the board may still be finished, for practice
     assert "Streak over: 0 puzzles solved." in page
     assert services.streak_state(alice.session)["count"] == 0
+
+
+@pytest.mark.parametrize("rating", [1250.0, 1850.0])
+def test_a_new_puzzle_is_served_among_those_rated_nearest_the_player(client, rating):
+    # The shipped set spreads from about 1200 to 1900; an anonymous player's
+    # rating lives in the session.
+    session = client.session
+    session[services.RATING_KEY] = [rating, 100.0, 0.06]
+    session.save()
+    gaps = sorted(abs(p.rating - rating) for p in Puzzle.objects.filter(hidden=False))
+    for _ in range(5):
+        response = client.get(reverse("puzzles:next"))
+        served = Puzzle.objects.get(pk=int(response.url.rstrip("/").rsplit("/", 1)[1]))
+        assert abs(served.rating - rating) <= gaps[services.NEAREST - 1]
+    page = client.get(response.url).content.decode()
+    assert f'Your puzzle rating: <strong data-testid="my-rating">{round(rating)}</strong>' in page
