@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -217,3 +219,24 @@ def test_a_new_puzzle_is_served_among_those_rated_nearest_the_player(client, rat
         assert abs(served.rating - rating) <= gaps[services.NEAREST - 1]
     page = client.get(response.url).content.decode()
     assert f'Your puzzle rating: <strong data-testid="my-rating">{round(rating)}</strong>' in page
+
+
+def test_a_shipped_puzzle_links_to_its_seed_game_at_that_position_once_tried(alice):
+    # Self-play seed games are not site games (no replay): the analysis board shows
+    # the game's edges up to the puzzle, and Undo steps back through them.
+    from django.test import RequestFactory
+
+    from dotsboxes.analysis.views import _board_state
+
+    puzzle = Puzzle.objects.filter(source=Puzzle.Source.SELFPLAY, width=5).first()
+    page = alice.get(_url(puzzle)).content.decode()
+    assert 'data-testid="source"' not in page  # not before the player has tried
+    wrong = next(iter(puzzle.wrong[0]))
+    page = _move(alice, puzzle, wrong, follow=True).content.decode()
+    assert f"From engine self-play, seed {puzzle.seed}, after {puzzle.ply} edges." in page
+    link = re.search(r'<a href="([^"]+)" data-testid="source">', page).group(1)
+    link = link.replace("&amp;", "&")
+    assert link == puzzle.source_url and link.startswith(reverse("analysis:board"))
+    board, line, error = _board_state(RequestFactory().get(link))
+    assert error == "" and [str(e) for e in line] == puzzle.moves
+    assert f"{board.width}x{board.height}:{board.key()}" == puzzle.position_key
