@@ -240,3 +240,30 @@ def test_a_shipped_puzzle_links_to_its_seed_game_at_that_position_once_tried(ali
     board, line, error = _board_state(RequestFactory().get(link))
     assert error == "" and [str(e) for e in line] == puzzle.moves
     assert f"{board.width}x{board.height}:{board.key()}" == puzzle.position_key
+
+
+def test_the_whole_history_can_be_browsed_page_by_page(alice, decline_puzzle):
+    from dotsboxes.puzzles.views import HISTORY_PER_PAGE
+
+    alice.get(_url(decline_puzzle))
+    key = alice.session.session_key
+    puzzles = list(Puzzle.objects.order_by("pk")[: HISTORY_PER_PAGE + 5])
+    PuzzleAttempt.objects.bulk_create(
+        PuzzleAttempt(
+            puzzle=p,
+            session_key=key,
+            solved=True,
+            rating_before=1500,
+            rating_after=1510,
+            puzzle_rating_before=1500,
+            puzzle_rating_after=1490,
+        )
+        for p in puzzles
+    )
+    first = alice.get(reverse("puzzles:history")).content.decode()
+    assert first.count("<tr>") == HISTORY_PER_PAGE + 1  # the header row and a full page
+    assert "Page 1 of 2" in first and 'href="?page=2"' in first
+    second = alice.get(reverse("puzzles:history") + "?page=2").content.decode()
+    assert second.count("<tr>") == 5 + 1
+    shown = set(re.findall(r"Puzzle (\d+)</a>", first + second))
+    assert shown == {str(p.pk) for p in puzzles}
