@@ -102,7 +102,7 @@ def puzzle(request: HttpRequest, pk: int) -> HttpResponse:
             result = carried["result"]
     template = "puzzles/puzzle.html"
     if request.htmx and request.method == "POST":
-        template += "#trainer"
+        template += "#response"  # the trainer, and the verdict for the live region
     return render(request, template, _context(request, who, item, result))
 
 
