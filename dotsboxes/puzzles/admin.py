@@ -63,9 +63,17 @@ class PuzzleAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("source game"))
     def source_link(self, obj: Puzzle) -> str:
-        if not obj.source_url:
-            return f"self-play seed {obj.seed}, ply {obj.ply}"
-        return format_html('<a href="{}">{}</a>', obj.source_url, obj.source_url)
+        if obj.game_id is None:
+            label = _("self-play seed %(seed)s, after %(ply)s edges") % {
+                "seed": obj.seed,
+                "ply": obj.ply,
+            }
+        else:
+            label = _("game %(game)s, after %(ply)s edges") % {
+                "game": obj.game.public_id,
+                "ply": obj.ply,
+            }
+        return format_html('<a href="{}">{}</a>', obj.source_url, label)
 
     @admin.action(description=_("Hide the selected puzzles"))
     def hide(self, request, queryset) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.http import urlencode
 
 from dotsboxes.accounts.models import Glicko2Rated
+from dotsboxes.rules import Board
 
 
 class Puzzle(Glicko2Rated):
@@ -48,10 +50,16 @@ class Puzzle(Glicko2Rated):
 
     @property
     def source_url(self) -> str:
-        """The source game's replay at the puzzle's position ('' for self-play seeds)."""
-        if self.game_id is None:
-            return ""
-        return f"{reverse('games:replay', args=[self.game.public_id])}?ply={self.ply}"
+        """The source game at the puzzle's position.
+
+        A site game: its replay at that ply.  A self-play seed game is not a
+        site game, so it has no replay: the analysis board shows its edges up
+        to the puzzle instead (listed, and Undo steps back through them).
+        """
+        if self.game_id is not None:
+            return f"{reverse('games:replay', args=[self.game.public_id])}?ply={self.ply}"
+        query = {"position": Board(self.width, self.height).key(), "line": ",".join(self.moves)}
+        return f"{reverse('analysis:board')}?{urlencode(query)}"
 
     @property
     def success_rate(self) -> int | None:

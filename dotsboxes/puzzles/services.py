@@ -171,7 +171,8 @@ def puzzle_move(*, who: Who, puzzle: Puzzle, step_text: str, edge_text: str) -> 
             outcome.solved = True
             if not state["failed"] and not state["streak"]:
                 outcome.rating_change = _rate(who, puzzle, solved=True)
-            if state["streak"]:
+            if state["streak"] and not state["failed"]:
+                # A miss ended the streak: finishing the puzzle afterwards is practice.
                 _streak_solved(session, puzzle)
         session[STATE_KEY] = state
         return outcome

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,6 +21,7 @@ from .models import Puzzle
 from .themes import described
 
 RESULT_KEY = "puzzle_result"  # a checked move, carried across the redirect of a plain form
+HISTORY_PER_PAGE = 50
 
 
 @require_GET
@@ -100,7 +102,7 @@ def puzzle(request: HttpRequest, pk: int) -> HttpResponse:
             result = carried["result"]
     template = "puzzles/puzzle.html"
     if request.htmx and request.method == "POST":
-        template += "#trainer"
+        template += "#response"  # the trainer, and the verdict for the live region
     return render(request, template, _context(request, who, item, result))
 
 
@@ -148,10 +150,13 @@ def _context(request: HttpRequest, who, item: Puzzle, result: dict | None) -> di
 
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
+    """Every rated attempt of the player, newest first, a page at a time."""
     who = services.who_of(request)
-    attempts = who.attempts().select_related("puzzle")[:200]
+    page = Paginator(who.attempts().select_related("puzzle"), HISTORY_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
     return render(
         request,
         "puzzles/history.html",
-        {"attempts": attempts, "rating": round(services.player_rating(who).rating)},
+        {"attempts": page, "page": page, "rating": round(services.player_rating(who).rating)},
     )

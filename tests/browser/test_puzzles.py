@@ -34,7 +34,7 @@ def test_a_player_solves_a_puzzle_by_clicking_and_sees_the_rating_rise(
     expect(page.get_by_test_id("my-rating")).to_have_text("1500")
     screenshot("start-1280")
     page.get_by_role("button", name="Draw e1-e2", exact=True).click()
-    expect(page.get_by_text("The best reply: d1-d2, a2-a3.")).to_be_visible()
+    expect(page.get_by_text("The best reply: d1-d2, a2-a3.", exact=True)).to_be_visible()
     for step in [s for s in decline.line[1:] if s["player"]]:
         page.get_by_role("button", name=f"Draw {step['edge']}", exact=True).click()
         expect(page.get_by_test_id("verdict")).to_contain_text(f"Right: {step['edge']}.")
@@ -79,6 +79,29 @@ def test_keyboard_alone_answers_a_puzzle_as_on_the_play_page(live_server, page, 
     expect(page.get_by_role("button", name="Draw e1-e2", exact=True)).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("verdict")).to_contain_text("Right: e1-e2.")
+
+
+def test_a_screen_reader_hears_each_verdict_from_a_live_region_that_stays(
+    live_server, page, decline
+):
+    # A live region swapped in with its text is not reliably read out: the trainer's
+    # stays in the page (as the play page's status line) and only its text changes.
+    page.goto(live_server.url + f"/puzzles/{decline.pk}/")
+    status = page.locator("#puzzle-status")
+    expect(status).to_have_attribute("aria-live", "polite")
+    page.evaluate("window.liveRegion = document.getElementById('puzzle-status')")
+    page.get_by_role("button", name="Draw d1-d2", exact=True).focus()
+    page.keyboard.press("Enter")
+    wrong = decline.wrong[0]["d1-d2"]
+    expect(status).to_contain_text(f"Not this one: d1-d2 loses {wrong['lost']} boxes")
+    expect(status).to_contain_text("The refutation: " + ", ".join(wrong["line"]) + ".")
+    expect(status).to_contain_text("Your puzzle rating:")
+    page.get_by_role("button", name="Draw e1-e2", exact=True).click()
+    expect(status).to_have_text(
+        "Right: e1-e2. Keep going: find the next move. The best reply: d1-d2, a2-a3."
+    )
+    assert page.evaluate("document.getElementById('puzzle-status') === window.liveRegion")
+    assert page.locator("[aria-live]").count() == 1  # the verdict is not said twice
 
 
 def test_streak_mode_climbs_until_a_miss(live_server, page, screenshot, decline):

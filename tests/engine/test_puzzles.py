@@ -167,3 +167,25 @@ def test_a_puzzle_never_has_more_than_three_themes_in_the_preferred_order():
     themes = puzzles.find(board).themes
     assert len(themes) <= puzzles.MAX_THEMES
     assert themes == sorted(themes, key=puzzles.THEMES.index)
+
+
+def test_with_nothing_safe_left_opening_the_single_box_before_the_three_chain_is_shortest_chain():
+    # A 4 x 1 board with every edge drawn but six: a corner box on its own (a 1-chain)
+    # and a 3-chain, nothing safe.  Opening the box gives one and gets three back;
+    # opening the 3-chain gives three and gets one: 2 boxes worse.
+    board = Board(4, 1)
+    undrawn = {Edge.parse(e) for e in ("a1-b1", "a1-a2", "b1-c1", "c1-c2", "d1-d2", "e1-e2")}
+    for edge in list(board.legal_moves):
+        if edge not in undrawn:
+            board.play(edge)
+    parts = analyse(board).components
+    assert sorted((c.kind, c.length) for c in parts) == [("chain", 1), ("chain", 3)]
+    assert not analyse(board).safe_edges
+    puzzle = puzzles.find(board)
+    assert puzzle is not None
+    # Either side of the single box is right: one family, the chain's two edges.
+    assert set(puzzle.line[0].accepted) == {Edge.parse("a1-b1"), Edge.parse("a1-a2")}
+    assert puzzle.themes == ["shortest-chain"]
+    # Opening the longer chain instead is not the theme.
+    wrong = puzzles.Step(True, Edge.parse("c1-c2"), (Edge.parse("c1-c2"),), 0)
+    assert "shortest-chain" not in puzzles.detect_themes(board, [wrong])

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from dotsboxes.engine import puzzles as engine
-from dotsboxes.engine.solver import Table, close_moves
+from dotsboxes.engine.solver import Table, close_moves, move_values
 from dotsboxes.puzzles import build
 from dotsboxes.rules import Board, Edge
 
@@ -52,6 +52,36 @@ def test_a_random_sample_of_the_shipped_puzzles_is_still_proved(seed):
     assert len(records) >= 500
     for rec in sample(records, SAMPLE, seed):
         reprove(rec, Table())  # a fresh table: nothing carried over from the build
+
+
+def reprove_exact(rec: dict) -> None:
+    """Assert the same from every legal move's exact value (``move_values``).
+
+    A second road to the proof, not close_moves' null-window tests; it also
+    checks the boxes each wrong move is said to lose and that every reply
+    played for the opponent is a best move.
+    """
+    board = Board(rec["width"], rec["height"])
+    for edge in rec["moves"]:
+        board.push(Edge.parse(edge))
+    wrong = iter(rec["wrong"])
+    for step in rec["line"]:
+        values = {str(e): v for e, v in move_values(board).items()}
+        best = max(values.values())
+        if step["player"]:
+            assert {e for e, v in values.items() if v == best} == set(step["accepted"])
+            assert best == step["value"]
+            lost = {e: w["lost"] for e, w in next(wrong).items()}
+            assert lost == {e: (best - v) // 2 for e, v in values.items() if v != best}
+        else:
+            assert values[step["edge"]] == best, rec["position_key"]
+        board.push(Edge.parse(step["edge"]))
+
+
+@pytest.mark.parametrize("seed", [SEED])
+def test_the_sample_agrees_with_every_moves_exact_value_and_the_costs_shown_are_exact(seed):
+    for rec in sample(build.read(), SAMPLE, seed):
+        reprove_exact(rec)
 
 
 def test_the_shipped_set_has_every_theme_and_sizes_3x3_to_5x5_mostly_5x5():

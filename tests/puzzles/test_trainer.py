@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -191,3 +193,77 @@ def test_the_trainer_reads_in_chinese_with_no_english_left(decline_puzzle):
         html = response.content.decode()
         assert "让双" in html or "做题记录" in html
         assert english_words(html) == []
+
+
+def test_solving_the_puzzle_a_streak_was_lost_on_does_not_add_to_the_streak(alice, decline_puzzle):
+    response = alice.get(reverse("puzzles:streak"))
+    alice.get(response.url)
+    _move(alice, decline_puzzle, "d1-d2")  # the miss ends the streak at 0
+    page = _solve(alice, decline_puzzle, follow=True).content.decode()
+    assert "Puzzle solved!" in page  # the board may still be finished, for practice
+    assert "Streak over: 0 puzzles solved." in page
+    assert services.streak_state(alice.session)["count"] == 0
+
+
+@pytest.mark.parametrize("rating", [1250.0, 1850.0])
+def test_a_new_puzzle_is_served_among_those_rated_nearest_the_player(client, rating):
+    # The shipped set spreads from about 1200 to 1900; an anonymous player's
+    # rating lives in the session.
+    session = client.session
+    session[services.RATING_KEY] = [rating, 100.0, 0.06]
+    session.save()
+    gaps = sorted(abs(p.rating - rating) for p in Puzzle.objects.filter(hidden=False))
+    for _ in range(5):
+        response = client.get(reverse("puzzles:next"))
+        served = Puzzle.objects.get(pk=int(response.url.rstrip("/").rsplit("/", 1)[1]))
+        assert abs(served.rating - rating) <= gaps[services.NEAREST - 1]
+    page = client.get(response.url).content.decode()
+    assert f'Your puzzle rating: <strong data-testid="my-rating">{round(rating)}</strong>' in page
+
+
+def test_a_shipped_puzzle_links_to_its_seed_game_at_that_position_once_tried(alice):
+    # Self-play seed games are not site games (no replay): the analysis board shows
+    # the game's edges up to the puzzle, and Undo steps back through them.
+    from django.test import RequestFactory
+
+    from dotsboxes.analysis.views import _board_state
+
+    puzzle = Puzzle.objects.filter(source=Puzzle.Source.SELFPLAY, width=5).first()
+    page = alice.get(_url(puzzle)).content.decode()
+    assert 'data-testid="source"' not in page  # not before the player has tried
+    wrong = next(iter(puzzle.wrong[0]))
+    page = _move(alice, puzzle, wrong, follow=True).content.decode()
+    assert f"From engine self-play, seed {puzzle.seed}, after {puzzle.ply} edges." in page
+    link = re.search(r'<a href="([^"]+)" data-testid="source">', page).group(1)
+    link = link.replace("&amp;", "&")
+    assert link == puzzle.source_url and link.startswith(reverse("analysis:board"))
+    board, line, error = _board_state(RequestFactory().get(link))
+    assert error == "" and [str(e) for e in line] == puzzle.moves
+    assert f"{board.width}x{board.height}:{board.key()}" == puzzle.position_key
+
+
+def test_the_whole_history_can_be_browsed_page_by_page(alice, decline_puzzle):
+    from dotsboxes.puzzles.views import HISTORY_PER_PAGE
+
+    alice.get(_url(decline_puzzle))
+    key = alice.session.session_key
+    puzzles = list(Puzzle.objects.order_by("pk")[: HISTORY_PER_PAGE + 5])
+    PuzzleAttempt.objects.bulk_create(
+        PuzzleAttempt(
+            puzzle=p,
+            session_key=key,
+            solved=True,
+            rating_before=1500,
+            rating_after=1510,
+            puzzle_rating_before=1500,
+            puzzle_rating_after=1490,
+        )
+        for p in puzzles
+    )
+    first = alice.get(reverse("puzzles:history")).content.decode()
+    assert first.count("<tr>") == HISTORY_PER_PAGE + 1  # the header row and a full page
+    assert "Page 1 of 2" in first and 'href="?page=2"' in first
+    second = alice.get(reverse("puzzles:history") + "?page=2").content.decode()
+    assert second.count("<tr>") == 5 + 1
+    shown = set(re.findall(r"Puzzle (\d+)</a>", first + second))
+    assert shown == {str(p.pk) for p in puzzles}
