@@ -123,7 +123,7 @@ class Session:
         options = _options("solve", args, {"movetime"})
         seconds = _seconds(options["movetime"]) if "movetime" in options else DEFAULT_SOLVE_SECONDS
         if self.board.is_over():
-            return "value 0 best"
+            return "info nodes 0 time 0\nvalue 0 best"  # nothing left: worth nothing
         try:
             solver = importlib.import_module("dotsboxes.engine.solver")
         except ImportError:

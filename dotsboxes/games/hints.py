@@ -105,11 +105,24 @@ _PHRASES: list[tuple[re.Pattern[str], object]] = [
             "with best play the remaining boxes split evenly",
             lambda: gettext("with best play the remaining boxes split evenly"),
         ),
+        # What the engine knows about its move (``players.hint``): an estimate, or
+        # the best move proved without its value; a proved value is "proved: "
+        # before the outlook (see _phrase).
+        ("estimated, not proved", lambda: gettext("estimated, not proved")),
+        (
+            r"proved the best move \(every other is worse\)",
+            lambda: gettext("proved the best move (every other is worse)"),
+        ),
     )
 ]
+_PROVED = "proved: "
 
 
 def _phrase(text: str) -> str | None:
+    if text.startswith(_PROVED):
+        outlook = text.removeprefix(_PROVED)
+        said = _phrase(outlook)
+        return None if said is None else gettext("proved: %(outlook)s") % {"outlook": said}
     for pattern, say in _PHRASES:
         match = pattern.fullmatch(text)
         if match:

@@ -29,8 +29,9 @@ for these positions and checks the C program on small boards in the tests.
 hard stop on, as the product runs; ``--part K/N`` plays every Nth, so parallel
 runs share the work) and keeps the results; ``report`` prints, per budget:
 % optimal, boxes lost per position, seconds used (median, p95), % optimal
-among the positions the solver settled within that budget, and every position
-where more time gave a worse move.
+among the positions the solver settled within that budget, the CPU time used
+in the settled and in the unsettled positions (median, p95, max: the time-use
+distribution), and every position where more time gave a worse move.
 """
 
 from __future__ import annotations
@@ -280,7 +281,9 @@ def run(args: argparse.Namespace) -> None:
             board = Board.from_key(p["key"])
             # As the product plays: fresh tables, hard stop on (``--no-hard-stop``:
             # node limits alone, what an unloaded machine plays).
+            cpu = time.process_time()
             thought = players.Game().think(board, budget=budget, seed=0, hard_stop=args.hard_stop)
+            cpu = time.process_time() - cpu
             loss = p["value"] - p["moves"][str(thought.edge)]
             rows.append(
                 {
@@ -288,6 +291,7 @@ def run(args: argparse.Namespace) -> None:
                     "lost": loss,
                     "proved": thought.proved,
                     "seconds": thought.seconds,
+                    "cpu": cpu,
                     "load": os.getloadavg()[0],
                 }
             )
@@ -325,6 +329,20 @@ def report(args: argparse.Namespace) -> None:
             f"load median {statistics.median(r['load'] for r in rows):.1f}",
             flush=True,
         )
+        # Where the time goes: CPU seconds (the load does not change them) in the
+        # positions the solver settled and in those the search had to play.
+        for name, part in (
+            ("settled", settled),
+            ("unsettled", [r for r in rows if not r["proved"]]),
+        ):
+            cpu = [r["cpu"] for r in part if "cpu" in r]
+            if cpu:
+                print(
+                    f"         {name}: {len(part)} positions, CPU seconds median "
+                    f"{statistics.median(cpu):.3f} p95 {percentile(cpu, 0.95):.3f} "
+                    f"max {max(cpu):.3f}",
+                    flush=True,
+                )
     worse = 0
     done = [b for b in budgets if b in lost]
     for small, large in pairwise(done):

@@ -135,6 +135,22 @@ def test_a_game_against_the_computer_is_played_to_the_end_in_chinese(live_server
     photograph(page, "game-over")
 
 
+def test_a_hint_says_in_chinese_whether_it_is_proved_or_estimated(live_server, page):
+    # 2 x 2 boxes: the solver settles every position at once, so the hint is proved.
+    page.goto(live_server.url + "/play/")
+    page.get_by_label("与电脑对弈").check()
+    page.get_by_label("2 × 2", exact=True).check()
+    page.get_by_label("蓝方：你画第一条边").check()
+    page.get_by_role("button", name="开始对局").click()
+    expect(page.locator("#game")).to_be_visible()
+    page.wait_for_load_state("load")
+    page.get_by_role("button", name="提示").click()
+    expect(page.locator(".edge.highlight")).to_have_count(1)
+    expect(page.locator(".hint-line")).to_contain_text("已证明：双方走最佳着法时")
+    all_chinese(page)
+    photograph(page, "game-hint")
+
+
 def test_the_switcher_returns_to_english_and_the_choice_persists(live_server, page):
     page.goto(live_server.url + "/learn/rules/")
     expect(page.locator("h1")).to_have_text("点格棋规则")

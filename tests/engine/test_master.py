@@ -3,7 +3,11 @@ between moves, and does not play worse with more time."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -79,6 +83,41 @@ def test_a_game_reuses_its_table_so_the_next_move_needs_fewer_nodes():
     cold = Game().think(board, budget=1.0, hard_stop=False)
     assert warm.exact and cold.exact and warm.value == cold.value
     assert warm.nodes < cold.nodes
+
+
+_GAME_MOVES = """
+import sys
+from tests.engine.test_master import Game, safe_first_position
+seed = int(sys.argv[1])
+board, game = safe_first_position(4, 3, 22, seed), Game()
+for _ in range(4):
+    if board.is_over():
+        break
+    edge = game.choose(board, level="master", budget=0.05, seed=seed, hard_stop=False)
+    print(edge)
+    board.play(edge)
+"""
+
+
+def test_fresh_games_given_the_same_moves_play_the_same_moves_in_any_process():
+    # Determinism with tables kept across moves: a move depends only on the calls
+    # before it, not on the process (string hashing differs between processes, so
+    # any order taken from a set or a dict of strings would show here).
+    root = Path(__file__).resolve().parents[2]
+    for seed in (3, 8):
+        runs = {
+            subprocess.run(
+                [sys.executable, "-c", _GAME_MOVES, str(seed)],
+                cwd=root,
+                env={**os.environ, "PYTHONHASHSEED": hash_seed},
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            for hash_seed in ("1", "2")
+        }
+        assert len(runs) == 1, runs
+        assert len(runs.pop().split()) >= 2
 
 
 def test_a_process_keeps_a_few_games_tables_and_drops_the_least_recently_used():

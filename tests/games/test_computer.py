@@ -12,6 +12,7 @@ import pytest
 from django.core.cache import cache
 from django.db import transaction
 
+from dotsboxes import jobs
 from dotsboxes.engine import players, pool
 from dotsboxes.games import computer, services
 from dotsboxes.games.models import Game, Side
@@ -180,6 +181,20 @@ def test_a_stand_in_plays_a_human_seats_whole_turn_at_the_given_level():
     assert future.result(timeout=15) == 2  # both remaining edges, each claiming
     game.refresh_from_db()
     assert game.status == "finished" and game.blue_score == 3
+
+
+def test_an_engine_worker_keeps_the_masters_table_for_the_game_it_serves(monkeypatch):
+    # In a worker the job runs in-line (manage.py engine_worker sets this flag); the
+    # computer's move names its game, so the next move there starts from this table.
+    monkeypatch.setattr(jobs, "_in_worker", True)
+    board = Board(3, 2)
+    game_id = 987_654_321
+    players._games.pop(game_id, None)
+    edge = computer.think(board, level="master", seed=1, game_id=game_id)
+    assert edge in board.legal_moves
+    kept = players._games[game_id]
+    assert len(kept.solver_table(board)) > 0
+    assert players.game_memory(game_id) is kept
 
 
 def test_the_engine_failing_falls_back_to_a_cheaper_level(monkeypatch):
