@@ -1,4 +1,5 @@
 """Your turn, notices and their mail for correspondence games."""
+# ruff: noqa: RUF001 - the pages use real typography (multiplication sign) and Chinese full-width punctuation.
 
 from __future__ import annotations
 

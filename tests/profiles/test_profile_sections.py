@@ -1,4 +1,5 @@
 """The profile's rating chart (one line per time control) and correspondence games."""
+# ruff: noqa: RUF001 - the pages use real typography (multiplication sign).
 
 from __future__ import annotations
 
