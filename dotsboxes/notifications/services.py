@@ -63,6 +63,11 @@ class TurnGame:
         game, side = self.room.game, self.room.to_move
         return game.red_name if side == Side.BLUE else game.blue_name
 
+    @property
+    def opponent_id(self) -> int | None:
+        game, side = self.room.game, self.room.to_move
+        return game.red_user_id if side == Side.BLUE else game.blue_user_id
+
 
 def _to_move(user_id: int) -> Q:
     return Q(to_move=Side.BLUE, game__blue_user_id=user_id) | Q(
