@@ -27,9 +27,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.dispatch import receiver
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from dotsboxes import clock
+from dotsboxes.accounts.models import Profile
 from dotsboxes.games.events import game_changed
 from dotsboxes.games.models import Game, Side
 from dotsboxes.rooms.models import CORRESPONDENCE_FROM, Room
@@ -60,6 +62,11 @@ class TurnGame:
     def opponent(self) -> str:
         game, side = self.room.game, self.room.to_move
         return game.red_name if side == Side.BLUE else game.blue_name
+
+    @property
+    def opponent_id(self) -> int | None:
+        game, side = self.room.game, self.room.to_move
+        return game.red_user_id if side == Side.BLUE else game.blue_user_id
 
 
 def _to_move(user_id: int) -> Q:
@@ -171,20 +178,35 @@ def send_mail_due(now: datetime) -> int:
             if prefs.last_mailed_at and now - prefs.last_mailed_at < mail_every():
                 continue
             notices = list(waiting.filter(user_id=user_id).select_related("game"))
-            if not notices:
+            # A notice about a game the player has moved in since (or that ended) would
+            # send them to a board that no longer waits for them: it is settled, not mailed.
+            waiting_games = set(_your_turn_rooms(user_id).values_list("game_id", flat=True))
+            current = [n for n in notices if n.game_id in waiting_games]
+            stale = [n.pk for n in notices if n.game_id not in waiting_games]
+            Notification.objects.filter(pk__in=stale).update(emailed_at=now)
+            if not current:
                 continue
             user = get_user_model().objects.get(pk=user_id)
             if not user.email:
                 continue
-            body = render_to_string(
-                "notifications/mail.txt", {"user": user, "notices": notices, "site": site_url()}
-            )
-            send_mail(_("Your turn at dotsboxes"), body, None, [user.email])
-            Notification.objects.filter(pk__in=[n.pk for n in notices]).update(emailed_at=now)
+            # The clock's thread has no reader: the mail speaks the player's saved language.
+            with translation.override(_mail_language(user_id)):
+                body = render_to_string(
+                    "notifications/mail.txt",
+                    {"user": user, "notices": current, "site": site_url()},
+                )
+                subject = _("Your turn at dotsboxes")
+            send_mail(subject, body, None, [user.email])
+            Notification.objects.filter(pk__in=[n.pk for n in current]).update(emailed_at=now)
             prefs.last_mailed_at = now
             prefs.save(update_fields=["last_mailed_at"])
             sent += 1
     return sent
+
+
+def _mail_language(user_id: int) -> str:
+    saved = Profile.objects.filter(user_id=user_id).values_list("language", flat=True).first()
+    return saved or settings.LANGUAGE_CODE
 
 
 def site_url() -> str:

@@ -226,3 +226,39 @@ def test_a_token_name_with_a_control_character_or_too_long_is_refused_and_no_tok
     assert response.status_code == 400
     assert "control character" in response.content.decode() or "40" in response.content.decode()
     assert not ApiToken.objects.exists()
+
+
+def test_the_bot_mark_in_your_turn_correspondence_games_and_tournaments(
+    alice, alphabot, django_capture_on_commit_callbacks
+):
+    from dotsboxes import clock
+    from dotsboxes.tournaments import services as tournaments
+
+    challenge = services.challenge_create(
+        challenger=alice, target=alphabot, width=2, height=2, timer_seconds=86400, side="blue"
+    )
+    services.challenge_accept(challenge_id=challenge.pk, user=alphabot)
+    home = signed_in(alice).get("/").content.decode()  # alice is to move
+    assert re.search(r'against alphabot <span class="bot-badge"', home)
+    profile = Client().get(reverse("accounts:profile", args=["alice"])).content.decode()
+    section = profile[profile.index("Correspondence games under way") :]
+    assert re.search(r'against alphabot <span class="bot-badge"', section)
+    with django_capture_on_commit_callbacks(execute=True):
+        arena = tournaments.tournament_create(
+            user=alice,
+            name="Open arena",
+            kind="arena",
+            duration_minutes=30,
+            starts_at=clock.now(),
+            width=2,
+            height=2,
+            allow_bots=True,
+        )
+        tournaments.tournament_start(tournament_id=arena.pk, user=alice)
+        tournaments.tournament_join(tournament_id=arena.pk, user=alice)
+        tournaments.tournament_join(tournament_id=arena.pk, user=alphabot)
+    page = Client().get(arena.get_absolute_url()).content.decode()
+    assert re.search(r'<td>alphabot <span class="bot-badge"', page)  # the standings
+    assert not re.search(r'<td>alice <span class="bot-badge"', page)
+    playing = page[page.index('data-testid="playing"') :]
+    assert re.search(r'alphabot <span class="bot-badge"', playing)  # the game in progress

@@ -119,6 +119,8 @@ def test_a_three_round_swiss_with_six_players_played_in_rooms(site, browser):
     ann.get_by_role("button", name="Start now").click()
     expect(spectator.locator(".t-status")).to_contain_text("Round 1 of 3")
     expect(spectator.get_by_test_id("playing").get_by_role("link")).to_have_count(3)
+    expect(ann.get_by_test_id("playing").get_by_role("link")).to_have_count(3)
+    shot(ann, "round-1-1280")  # running: standings, games in progress, the countdown
 
     # Round one: one game played edge by edge to the last box, Red resigns the others.
     play_round(pages, url, played_out=1)
@@ -134,6 +136,9 @@ def test_a_three_round_swiss_with_six_players_played_in_rooms(site, browser):
     assert points(spectator) == sorted(points(spectator), reverse=True)
     expect(spectator.get_by_text("No game is being played.")).to_be_visible()
     shot(spectator, "finished-375")
+    # Three rounds' standings fit a phone: no column scrolled out of sight.
+    table = spectator.locator("table.standings")
+    assert table.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
     ann.goto(url)
     expect(ann.get_by_test_id("standings")).to_contain_text("Buchholz")
     shot(ann, "finished-1280")

@@ -48,7 +48,9 @@ def source_messages() -> set[tuple[str, str]]:
     for path in sorted((ROOT / "dotsboxes").rglob("*.py")):
         if "migrations" not in path.parts:
             found |= _from_python(path.read_text())
-    for path in sorted((ROOT / "templates").rglob("*.html")):
+    # Every template, mail (``.txt``) included: its words reach readers too.
+    templates = [p for p in (ROOT / "templates").rglob("*") if p.suffix in (".html", ".txt")]
+    for path in sorted(templates):
         # templatize keeps the template's line breaks and indentation (as filler
         # characters) around one-line gettext() calls: unindent to make it Python.
         code = templatize(path.read_text(), origin=str(path))

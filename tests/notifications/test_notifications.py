@@ -1,4 +1,5 @@
 """Your turn, notices and their mail for correspondence games."""
+# ruff: noqa: RUF001 - the pages use real typography (multiplication sign) and Chinese full-width punctuation.
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.core import mail
 from django.test import Client
 
 from dotsboxes import clock
+from dotsboxes.accounts.models import Profile
 from dotsboxes.notifications import services
 from dotsboxes.notifications.models import Notification, Preferences
 from dotsboxes.rooms import ticker
@@ -56,6 +58,7 @@ def test_your_turn_lists_the_games_where_the_player_is_to_move(
     assert turn.opponent == "alice" and 3 * DAY - timedelta(seconds=5) < turn.left <= 3 * DAY
     home = bob.get("/").content.decode().replace("\xa0", " ")
     assert "against alice" in home and "2 days, 23 hours left" in home
+    assert "3 × 3 boxes" in home  # a size always says boxes
     assert 'data-testid="your-turn-count">1<' in home
     assert 'data-testid="your-turn-count">0<' in alice.get("/").content.decode()
 
@@ -141,3 +144,37 @@ def test_opting_in_needs_an_address_and_keeps_it_on_the_account(db):
     assert bob.post("/notifications/", {"email": "on", "address": "b@x.org"}).status_code == 302
     bob_user.refresh_from_db()
     assert bob_user.email == "b@x.org" and Preferences.objects.get(user=bob_user).email
+
+
+def test_a_turn_already_played_is_not_mailed_later(two, django_capture_on_commit_callbacks):
+    room, alice, _alice_user, bob, bob_user = two
+    bob.post("/notifications/", {"email": "on", "address": "bob@example.com"})
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, room, "move", edge="a1-b1")
+    ticker.tick()
+    assert len(mail.outbox) == 1  # the first turn, at once
+    with django_capture_on_commit_callbacks(execute=True):
+        act(bob, room, "move", edge="a3-b3")
+        act(alice, room, "move", edge="b3-c3")  # bob's turn again: a second notice
+        act(bob, room, "move", edge="a2-b2")  # ...which he plays within the hour
+    clock.advance(timedelta(minutes=61))
+    ticker.tick()
+    assert len(mail.outbox) == 1  # nothing waits for bob: no mail about a board he answered
+    assert not Notification.objects.filter(user=bob_user, emailed_at__isnull=True).exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, room, "move", edge="c1-c2")
+    ticker.tick()
+    assert len(mail.outbox) == 2 and mail.outbox[1].body.count("Your turn:") == 1
+
+
+def test_mail_speaks_the_players_saved_language(two, django_capture_on_commit_callbacks):
+    room, alice, _alice_user, bob, bob_user = two
+    bob.post("/notifications/", {"email": "on", "address": "bob@example.com"})
+    Profile.objects.update_or_create(user=bob_user, defaults={"language": "zh-hans"})
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, room, "move", edge="a1-b1")
+    ticker.tick()
+    (message,) = mail.outbox
+    assert message.subject == "dotsboxes：轮到你走了"
+    assert "轮到你走：alice 对 bob" in message.body and "Your turn" not in message.body
+    assert "bob，你好" in message.body

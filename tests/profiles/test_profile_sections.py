@@ -1,4 +1,5 @@
 """The profile's rating chart (one line per time control) and correspondence games."""
+# ruff: noqa: RUF001 - the pages use real typography (multiplication sign).
 
 from __future__ import annotations
 
@@ -109,6 +110,7 @@ def test_the_profile_lists_correspondence_games_under_way_with_who_moves(client)
     section = page[page.index("Correspondence games under way") :]
     assert section.count("<li>") == 2
     assert "against bob" in section and "alice to move" in section and "3 days a move" in section
+    assert "3 × 3 boxes" in section and "2 × 2 boxes" in section  # sizes say boxes
     assert "waiting for an opponent" in section
     assert Room.objects.get(pk=room.pk).get_absolute_url() in section
     bobs = client.get(reverse("accounts:profile", args=["bob"])).content.decode()

@@ -27,6 +27,14 @@ def bot_mark(user_id: int | None) -> str:
 
 
 @register.simple_tag
+def bot_named(name: str, user_id: int | None) -> str:
+    """``name`` followed by the BOT mark if ``user_id`` is a bot account (for lists that
+    hold a name and an account id rather than a game's seat)."""
+    mark = bot_mark(user_id)
+    return format_html("{}{}", name, mark) if mark else name
+
+
+@register.simple_tag
 def seat_bot_mark(game: object, side: str) -> str:
     """The BOT mark if a bot sits on ``side`` of ``game``."""
     return bot_mark(getattr(game, f"{side}_user_id", None))

@@ -118,6 +118,7 @@ def correspondence_games(context: template.Context, player: object) -> dict:
             {
                 "room": room,
                 "opponent": game.label_of(other) if seated else "",
+                "opponent_id": getattr(game, f"{other}_user_id"),
                 "their_turn": seated and room.to_move == side,
                 "deadline": room.turn_deadline if seated else None,
             }
