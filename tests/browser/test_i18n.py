@@ -229,6 +229,8 @@ def test_live_room_updates_arrive_in_the_readers_language(site, browser: Browser
     mei, lei = (c.new_page() for c in contexts)
     try:
         mei.goto(site + "/rooms/")
+        # The lobby's live lists: the script's connection word is the page's, not English.
+        expect(mei.locator("#conn")).to_have_text("已连接")
         mei.get_by_label("你的显示名").fill("美")
         mei.get_by_label("蓝方（先走）").check()
         mei.get_by_role("button", name="开房间").click()
