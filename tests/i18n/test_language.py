@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -162,3 +165,55 @@ def test_plurals_and_numbers_go_through_the_catalogue():
         assert status_sentence(board) == "红方画 b1-b2，占得 1 格；对局结束：红方以 1 比 0 获胜。"
     with translation.override("en"):
         assert boxes_text(1) == "1 box" and boxes_text(3) == "3 boxes"
+
+
+def _settled(client: Client, url: str, timeout: float = 60.0) -> str:
+    """The analysis board once its values are in (as its refresh would fetch it)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        html = client.get(url, **ZH).content.decode()
+        if 'data-state="final"' in html:
+            return html
+        assert time.monotonic() < deadline, "the values did not come in time"
+        time.sleep(0.2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_analysis_board_reads_in_chinese_values_facts_and_edge_labels_included():
+    # The side to move, the facts about the position (the engine's summary is English)
+    # and each free edge's spoken value were English in a Chinese page.
+    html = _settled(Client(), "/analysis/?size=2x2&line=a1-b1,a2-b2,b1-c1")
+    assert english_words(html) == []
+    assert "<dt>棋块</dt>" in html and "红方的值" in html and "改为轮到蓝方走" in html
+    assert re.search(r'aria-label="画 [a-c]\d-[a-c]\d，(最佳|输 \d 格)，精确，值 [+-]\d+"', html)
+    assert "分析棋盘，2 × 2 格" in html  # the board's own title, read by screen readers
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_against_the_computer_has_its_analysis_in_chinese():
+    from dotsboxes.analysis.models import GameAnalysis
+    from tests.gamefactory import played_game
+
+    game = played_game(
+        width=2,
+        height=2,
+        seed=4,
+        mode=Game.Mode.COMPUTER,
+        computer_side="red",
+        computer_level="casual",
+        blue_name="You",
+        red_name="Computer (casual)",
+    )
+    client = Client()
+    url = f"/analysis/game/{game.public_id}/"
+    client.post(f"/analysis/game/{game.public_id}/request", {"next": url}, **ZH)
+    deadline = time.monotonic() + 60
+    while not GameAnalysis.objects.filter(game=game, status=GameAnalysis.Status.DONE).exists():
+        assert time.monotonic() < deadline, "the analysis did not finish in time"
+        time.sleep(0.1)
+    html = client.get(url, **ZH).content.decode()
+    assert '<th scope="row">你</th>' in html and '<th scope="row">电脑（休闲）</th>' in html
+    assert english_words(html) == []
+    # Learning from the game: an edge it never had is refused in the reader's language.
+    missing = client.get(f"/learn/from-game/{game.public_id}/99/", **ZH)
+    assert missing.status_code == 404 and "这局棋里没有这条边。" in missing.content.decode()
