@@ -217,3 +217,11 @@ def test_a_game_against_the_computer_has_its_analysis_in_chinese():
     # Learning from the game: an edge it never had is refused in the reader's language.
     missing = client.get(f"/learn/from-game/{game.public_id}/99/", **ZH)
     assert missing.status_code == 404 and "这局棋里没有这条边。" in missing.content.decode()
+
+
+@pytest.mark.django_db
+def test_form_labels_end_with_a_full_width_colon_in_chinese():
+    # Django's own zh-Hans catalogue keeps ":" after a form label; Chinese writes "：".
+    lobby = Client().get("/rooms/", **ZH).content.decode()
+    assert "你的显示名：</label>" in lobby and "你的显示名:</label>" not in lobby
+    assert "Your display name:</label>" in Client().get("/rooms/", **EN).content.decode()
