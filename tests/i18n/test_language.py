@@ -187,6 +187,8 @@ def test_the_analysis_board_reads_in_chinese_values_facts_and_edge_labels_includ
     assert "<dt>棋块</dt>" in html and "红方的值" in html and "改为轮到蓝方走" in html
     assert re.search(r'aria-label="画 [a-c]\d-[a-c]\d，(最佳|输 \d 格)，精确，值 [+-]\d+"', html)
     assert "分析棋盘，2 × 2 格" in html  # the board's own title, read by screen readers
+    # "Open" a position key is a verb, not a report's status (未处理).
+    assert ">打开</button>" in html and "未处理" not in html
 
 
 @pytest.mark.django_db(transaction=True)
