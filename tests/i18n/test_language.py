@@ -223,7 +223,20 @@ def test_a_game_against_the_computer_has_its_analysis_in_chinese():
 
 @pytest.mark.django_db
 def test_form_labels_end_with_a_full_width_colon_in_chinese():
-    # Django's own zh-Hans catalogue keeps ":" after a form label; Chinese writes "：".
+    # Django's own zh-Hans catalogue keeps ":" after a form label; Chinese writes a full-width one.
     lobby = Client().get("/rooms/", **ZH).content.decode()
     assert "你的显示名：</label>" in lobby and "你的显示名:</label>" not in lobby
     assert "Your display name:</label>" in Client().get("/rooms/", **EN).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_refused_unreadable_request_is_in_the_readers_language_not_the_last_ones():
+    # The refusal comes before LocaleMiddleware: it spoke whatever language the
+    # thread's previous request had.
+    client = Client()
+    assert "<h1>点格棋</h1>" in home(client, **ZH)  # the thread now speaks Chinese
+    response = client.post("/rooms/new", {"name": "a\x00b"}, **EN)
+    assert response.status_code == 400
+    assert response.content.decode() == "The form contains a character that is not allowed (NUL)."
+    chinese = Client().post("/rooms/new", {"name": "a\x00b"}, **ZH).content.decode()
+    assert "NUL" in chinese and english_words(f"<p>{chinese.replace('NUL', '')}</p>") == []
