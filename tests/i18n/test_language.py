@@ -10,7 +10,8 @@ import time
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import Client, override_settings
+from django.urls import path
 from django.utils import translation
 
 from dotsboxes.accounts.models import Profile
@@ -240,3 +241,22 @@ def test_a_refused_unreadable_request_is_in_the_readers_language_not_the_last_on
     assert response.content.decode() == "The form contains a character that is not allowed (NUL)."
     chinese = Client().post("/rooms/new", {"name": "a\x00b"}, **ZH).content.decode()
     assert "NUL" in chinese and english_words(f"<p>{chinese.replace('NUL', '')}</p>") == []
+
+
+def _fails(request):
+    raise RuntimeError("a view that fails")
+
+
+urlpatterns = [path("fails/", _fails)]
+
+
+@pytest.mark.django_db
+@override_settings(ROOT_URLCONF=__name__)
+def test_a_server_error_page_is_in_the_readers_language():
+    # Django's own 500 page is a bare English "Server Error (500)".
+    client = Client(raise_request_exception=False)
+    zh = client.get("/fails/", **ZH)
+    assert zh.status_code == 500 and "<h1>出错了</h1>" in zh.content.decode()
+    assert english_words(zh.content.decode()) == []
+    en = Client(raise_request_exception=False).get("/fails/", **EN)
+    assert "<h1>Something went wrong</h1>" in en.content.decode()
