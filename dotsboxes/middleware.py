@@ -16,6 +16,7 @@ import logging
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.http.multipartparser import MultiPartParserError
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
@@ -39,6 +40,15 @@ class RejectUnreadableRequests:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        # This runs before LocaleMiddleware, so the thread still has the language of
+        # whatever request it served last: say a refusal in this reader's language
+        # (cookie, else Accept-Language; a signed-in player's saved choice needs the
+        # session, which is not read yet).
+        with translation.override(translation.get_language_from_request(request)):
+            refusal = self._refusal(request)
+        return self.get_response(request) if refusal is None else refusal
+
+    def _refusal(self, request: HttpRequest) -> HttpResponse | None:
         if "\x00" in request.path or _has_nul(request.GET):
             return _refuse(_("The address contains a character that is not allowed (NUL)."))
         if request.method == "POST":
@@ -57,4 +67,4 @@ class RejectUnreadableRequests:
                 )
             if _has_nul(post):
                 return _refuse(_("The form contains a character that is not allowed (NUL)."))
-        return self.get_response(request)
+        return None

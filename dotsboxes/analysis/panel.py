@@ -108,7 +108,7 @@ def build(
         panel.players.append(
             {
                 "side": side,
-                "name": game.name_of(player),
+                "name": game.label_of(player),
                 **stats,
                 "marks": [(names[m], GLYPHS[m], stats["marks"][m]) for m, _n in THRESHOLDS],
             }

@@ -23,7 +23,8 @@ from dotsboxes import throttle
 from dotsboxes.engine import annotate
 from dotsboxes.games.identity import actor_for, browser_token
 from dotsboxes.games.models import Game
-from dotsboxes.games.presenters import Tint, board_svg
+from dotsboxes.games.presenters import Tint, board_svg, player_name, size_text
+from dotsboxes.guide.explain import position_facts
 from dotsboxes.rules import Board, Edge, Player, RulesError
 
 from . import board as board_jobs
@@ -227,12 +228,30 @@ def _render_board(
         value = values[name]
         lost = max(0, (best - value) // 2)
         exact = name in exact_edges
-        kind = _("exact") if exact else _("estimate")
+        # Whole phrases (not glued from "best", "exact" and "value"): word order is
+        # the translator's.  The value is signed, so it goes in as text.
+        signed = f"{value:+d}"
+        if lost and exact:
+            text = ngettext(
+                "loses %(n)d box, exact, value %(value)s",
+                "loses %(n)d boxes, exact, value %(value)s",
+                lost,
+            )
+        elif lost:
+            text = ngettext(
+                "loses %(n)d box, estimate, value %(value)s",
+                "loses %(n)d boxes, estimate, value %(value)s",
+                lost,
+            )
+        elif exact:
+            text = _("best, exact, value %(value)s")
+        else:
+            text = _("best, estimate, value %(value)s")
+        text %= {"n": lost, "value": signed}
         if lost:
             said = ngettext("loses %(n)d box", "loses %(n)d boxes", lost) % {"n": lost}
         else:
             said = _("best")
-        text = f"{said}, {kind}, {_('value')} {value:+d}"
         tints[edge] = Tint(
             _scale_colour(lost), "0" if not lost else f"\u2212{lost}", text, not exact
         )
@@ -246,7 +265,7 @@ def _render_board(
             interactive=not board.is_over(),
             tints=tints,
             title=_("Analysis board, %(size)s, %(side)s to move")
-            % {"size": board.size_text, "side": board.turn},
+            % {"size": size_text(board.width, board.height), "side": player_name(board.turn)},
         ),
         "rows": rows,
         "found": found,
@@ -260,6 +279,9 @@ def _render_board(
         "undo_url": board_url(start_key, line[:-1]) if line else "",
         "toggle_url": board_url(flipped, []),
         "turn": board.turn,
+        "turn_name": player_name(board.turn),
+        "other_name": player_name(board.turn.other),
+        "facts": [] if board.is_over() else position_facts(board, control=True),
         "scores": board.scores,
         "scale": [(c, label) for _b, c, label in SCALE],
         "sizes": [f"{n}x{n}" for n in range(2, 7)] + ["3x2", "4x3", "5x4"],

@@ -344,6 +344,8 @@ def board_svg(
         "size": size_text(board.width, board.height)
     }
     draw_label = gettext("Draw %(edge)s")
+    # Translators: a free edge's button on the analysis board, then what drawing it is worth.
+    draw_tinted_label = gettext("Draw %(edge)s, %(value)s")
     turn_class = f" turn-{board.turn.name.lower()}" if interactive else ""
     role = 'role="group"' if interactive else 'role="img"'
     parts = [
@@ -401,10 +403,11 @@ def board_svg(
             tabindex = "-1" if tab_stop_given else "0"
             tab_stop_given = True
             tint = tints.get(edge) if tints else None
-            name = draw_label % {"edge": edge}
             if tint is not None:
                 parts.append(_tint(edge, h, tint))
-                name += f", {tint.text}"
+                name = draw_tinted_label % {"edge": edge, "value": tint.text}
+            else:
+                name = draw_label % {"edge": edge}
             parts.append(
                 f'<g class="slot" data-edge="{edge}" tabindex="{tabindex}" role="button" '
                 f'aria-label="{escape(name)}"><polygon class="slot-hit" '

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 
 from dotsboxes.engine.analysis import Component, analyse
+from dotsboxes.games.presenters import player_name
 from dotsboxes.rules import Board
 
 
@@ -39,8 +40,9 @@ def _join(words: list[str]) -> str:
     return gettext("%(list)s and %(last)s") % {"list": head, "last": words[-1]}
 
 
-def position_facts(board: Board) -> list[tuple[str, str]]:
-    """Label/text pairs: the pieces, the long-chain count and the safe edges left.
+def position_facts(board: Board, *, control: bool = False) -> list[tuple[str, str]]:
+    """Label/text pairs: the pieces, the long-chain count and the safe edges left
+    (``control``: and who is in control, when the analysis can tell).
 
     >>> from dotsboxes.rules import Board
     >>> board = Board(3, 1)
@@ -62,7 +64,7 @@ def position_facts(board: Board) -> list[tuple[str, str]]:
             )
             % {"n": n}
         )
-    return [
+    facts = [
         (gettext("Pieces"), _join(words) or gettext("none")),
         (
             gettext("Long chains"),
@@ -70,3 +72,12 @@ def position_facts(board: Board) -> list[tuple[str, str]]:
         ),
         (gettext("Safe edges left"), str(len(a.safe_edges))),
     ]
+    if control and a.controller is not None:
+        facts.append(
+            (
+                gettext("Control"),
+                gettext("%(player)s (controlled value %(value)d)")
+                % {"player": player_name(a.controller), "value": a.controlled_value},
+            )
+        )
+    return facts

@@ -119,7 +119,7 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
         return redirect("guide:from_game", public_id=game.public_id)
     entries = analysis.result["edges"]
     if not 0 <= ply < len(entries):
-        raise Http404("There is no such edge in this game.")
+        raise Http404(gettext("There is no such edge in this game."))
     entry = entries[ply]
     board = game.board(ply=ply)
     # The values of every answer come from the analysis board's pass over this

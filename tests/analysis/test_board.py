@@ -45,7 +45,7 @@ def test_every_free_edge_gets_its_exact_value_on_a_small_board(client):
         r'aria-label="Draw a1-b1, (best|loses \d box(es)?), exact, value [+-]\d+"', page
     )
     assert page.count('class="tint"') == 12
-    assert "Best line:" in page and "Components:" in page
+    assert "Best line:" in page and "<dt>Pieces</dt>" in page and "<dt>Safe edges left</dt>" in page
 
 
 def test_drawing_edges_keeps_the_position_in_the_url_and_undo_goes_back(client):

@@ -4,10 +4,14 @@
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import Client, override_settings
+from django.urls import path
 from django.utils import translation
 
 from dotsboxes.accounts.models import Profile
@@ -162,3 +166,97 @@ def test_plurals_and_numbers_go_through_the_catalogue():
         assert status_sentence(board) == "红方画 b1-b2，占得 1 格；对局结束：红方以 1 比 0 获胜。"
     with translation.override("en"):
         assert boxes_text(1) == "1 box" and boxes_text(3) == "3 boxes"
+
+
+def _settled(client: Client, url: str, timeout: float = 60.0) -> str:
+    """The analysis board once its values are in (as its refresh would fetch it)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        html = client.get(url, **ZH).content.decode()
+        if 'data-state="final"' in html:
+            return html
+        assert time.monotonic() < deadline, "the values did not come in time"
+        time.sleep(0.2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_analysis_board_reads_in_chinese_values_facts_and_edge_labels_included():
+    # The side to move, the facts about the position (the engine's summary is English)
+    # and each free edge's spoken value were English in a Chinese page.
+    html = _settled(Client(), "/analysis/?size=2x2&line=a1-b1,a2-b2,b1-c1")
+    assert english_words(html) == []
+    assert "<dt>棋块</dt>" in html and "红方的值" in html and "改为轮到蓝方走" in html
+    assert re.search(r'aria-label="画 [a-c]\d-[a-c]\d，(最佳|输 \d 格)，精确，值 [+-]\d+"', html)
+    assert "分析棋盘，2 × 2 格" in html  # the board's own title, read by screen readers
+    # "Open" a position key is a verb, not a report's status (未处理).
+    assert ">打开</button>" in html and "未处理" not in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_against_the_computer_has_its_analysis_in_chinese():
+    from dotsboxes.analysis.models import GameAnalysis
+    from tests.gamefactory import played_game
+
+    game = played_game(
+        width=2,
+        height=2,
+        seed=4,
+        mode=Game.Mode.COMPUTER,
+        computer_side="red",
+        computer_level="casual",
+        blue_name="You",
+        red_name="Computer (casual)",
+    )
+    client = Client()
+    url = f"/analysis/game/{game.public_id}/"
+    client.post(f"/analysis/game/{game.public_id}/request", {"next": url}, **ZH)
+    deadline = time.monotonic() + 60
+    while not GameAnalysis.objects.filter(game=game, status=GameAnalysis.Status.DONE).exists():
+        assert time.monotonic() < deadline, "the analysis did not finish in time"
+        time.sleep(0.1)
+    html = client.get(url, **ZH).content.decode()
+    assert '<th scope="row">你</th>' in html and '<th scope="row">电脑（休闲）</th>' in html
+    assert english_words(html) == []
+    # Learning from the game: an edge it never had is refused in the reader's language.
+    missing = client.get(f"/learn/from-game/{game.public_id}/99/", **ZH)
+    assert missing.status_code == 404 and "这局棋里没有这条边。" in missing.content.decode()
+
+
+@pytest.mark.django_db
+def test_form_labels_end_with_a_full_width_colon_in_chinese():
+    # Django's own zh-Hans catalogue keeps ":" after a form label; Chinese writes a full-width one.
+    lobby = Client().get("/rooms/", **ZH).content.decode()
+    assert "你的显示名：</label>" in lobby and "你的显示名:</label>" not in lobby
+    assert "Your display name:</label>" in Client().get("/rooms/", **EN).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_refused_unreadable_request_is_in_the_readers_language_not_the_last_ones():
+    # The refusal comes before LocaleMiddleware: it spoke whatever language the
+    # thread's previous request had.
+    client = Client()
+    assert "<h1>点格棋</h1>" in home(client, **ZH)  # the thread now speaks Chinese
+    response = client.post("/rooms/new", {"name": "a\x00b"}, **EN)
+    assert response.status_code == 400
+    assert response.content.decode() == "The form contains a character that is not allowed (NUL)."
+    chinese = Client().post("/rooms/new", {"name": "a\x00b"}, **ZH).content.decode()
+    assert "NUL" in chinese and english_words(f"<p>{chinese.replace('NUL', '')}</p>") == []
+
+
+def _fails(request):
+    raise RuntimeError("a view that fails")
+
+
+urlpatterns = [path("fails/", _fails)]
+
+
+@pytest.mark.django_db
+@override_settings(ROOT_URLCONF=__name__)
+def test_a_server_error_page_is_in_the_readers_language():
+    # Django's own 500 page is a bare English "Server Error (500)".
+    client = Client(raise_request_exception=False)
+    zh = client.get("/fails/", **ZH)
+    assert zh.status_code == 500 and "<h1>出错了</h1>" in zh.content.decode()
+    assert english_words(zh.content.decode()) == []
+    en = Client(raise_request_exception=False).get("/fails/", **EN)
+    assert "<h1>Something went wrong</h1>" in en.content.decode()
