@@ -52,6 +52,26 @@ def game_panel(request: HttpRequest, game: Game, *, ply: int, page_url: str, tar
     )
 
 
+def replay_extras(request: HttpRequest, game: Game, board: Board, ply: int, context: dict) -> dict:
+    """The game's analysis beside its replay (``games.views.REPLAY_EXTRAS``): the
+    panel, the marks in the replay's log, and the best edge on the board."""
+    url = reverse("games:replay", args=[game.public_id])
+    panel = game_panel(request, game, ply=ply, page_url=url, target="replay")
+    marks = panel.marks_by_ply
+    for row in context["log"]:
+        row["marks"] = [marks[s.ply] for s in row["turn"].steps if s.ply in marks]
+    extra = {"analysis": panel, "explore_url": explore_url(board)}
+    if panel.best:
+        extra["svg"] = board_svg(
+            board,
+            guides=True,
+            last_turn=context["last_edges"],
+            highlight=[Edge.parse(e) for e in panel.best],
+            title=context["board_title"],
+        )
+    return extra
+
+
 def _ply(request: HttpRequest, total: int) -> int:
     try:
         ply = int(request.GET.get("ply", total))

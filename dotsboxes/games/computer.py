@@ -245,11 +245,15 @@ def computer_move(public_id: str, version: int, level: str, side: str, whole_tur
     drawn = 0
     key = claim_key(public_id, version)  # taken by start(), renewed until this job ends
     _hold(key)
+    result = None
     try:
         while True:
             game = _retry(lambda: Game.objects.filter(public_id=public_id).first())
             if game is None or game.version != version or game.status != Game.Status.ACTIVE:
                 return drawn
+            if result is not None:
+                # Still the version this job committed: its board, not a second replay.
+                game.keep_board(result.board, result.game.computer_flags())
             board = game.board()
             if Side.of(board.turn) != side:
                 return drawn

@@ -15,6 +15,8 @@ Reusing the board elsewhere (e.g. rooms)::
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
@@ -25,7 +27,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from dotsboxes import throttle
-from dotsboxes.rules import Board, Edge, GameRecord, format_record
+from dotsboxes.rules import Board, GameRecord, format_record
 
 from . import computer, hints, services
 from .forms import ImportForm, NewGameForm
@@ -35,6 +37,11 @@ from .panel import build_panel, legend_html
 from .presenters import board_svg, history, status_sentence, turns
 
 PANEL = "games/_board.html#response"
+
+#: What apps above this one show beside a replay: each ``extra(request, game, board,
+#: ply, context)`` returns context to add.  The analysis app (which builds on games)
+#: adds its panel when it loads, so this app never imports it: arrows point down.
+REPLAY_EXTRAS: list[Callable[[HttpRequest, Game, Board, int, dict], dict]] = []
 
 
 def _game(public_id: str) -> Game:
@@ -296,32 +303,12 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
             "last": total,
         },
     }
-    context.update(_replay_analysis(request, game, board, ply, context))
+    for extra in REPLAY_EXTRAS:
+        context.update(extra(request, game, board, ply, context))
     template = "games/replay.html"
     if request.htmx:
         template += "#replay"
     return render(request, template, context)
-
-
-def _replay_analysis(request: HttpRequest, game: Game, board: Board, ply: int, context: dict):
-    """The game's analysis beside the replay: its panel, marks in the log, the best edge."""
-    from dotsboxes.analysis.views import explore_url, game_panel  # the analysis app builds on games
-
-    url = reverse("games:replay", args=[game.public_id])
-    panel = game_panel(request, game, ply=ply, page_url=url, target="replay")
-    marks = panel.marks_by_ply
-    for row in context["log"]:
-        row["marks"] = [marks[s.ply] for s in row["turn"].steps if s.ply in marks]
-    extra = {"analysis": panel, "explore_url": explore_url(board)}
-    if panel.best:
-        extra["svg"] = board_svg(
-            board,
-            guides=True,
-            last_turn=context["last_edges"],
-            highlight=[Edge.parse(e) for e in panel.best],
-            title=context["board_title"],
-        )
-    return extra
 
 
 def _replay_status(game: Game, board: Board, ply: int, total: int) -> str:

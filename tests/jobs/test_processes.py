@@ -169,6 +169,19 @@ def test_a_game_against_the_computer_runs_through_separate_worker_processes_and_
     assert site.processes["workers"].poll() is None  # the supervisor lives on
     assert all(site.processes[name].poll() is None for name in CLOCKS)
     assert alice.request("/healthz")[0] == 200
+    # The web process thought about none of it: with the queue it starts no engine pool,
+    # which would be a child process (multiprocessing's fork server) of the web process.
+    assert children(site.processes["web"].pid) == []
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc: field 4 of each stat file)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):  # a process that ended meanwhile
+            if int(stat.read_text().rpartition(")")[2].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
 
 
 def open_room(host: Browser, guest: Browser, *, width: int, height: int, timer: int) -> str:
