@@ -143,3 +143,19 @@ async def test_every_outage_of_several_in_a_row_ends_with_the_page_back_in_sync(
                 pytest.fail(f"outage {outage + 1}: no version {version} within 10 s")
     finally:
         await ws.disconnect()
+
+
+def test_a_report_sent_while_redis_is_down_is_stored(settings, own_redis):
+    # The report limit counted in the cache by hand, so the outage answered 500.
+    from dotsboxes.reports.models import Report
+    from tests.gamefactory import played_game
+
+    settings.CACHES = redis_cache(own_redis.url)
+    settings.RATE_LIMITS_ENABLED = True
+    game = played_game(width=3, height=2, seed=4)
+    own_redis.stop()
+    url = f"{reverse('reports:new')}?game={game.public_id}"
+    response = Client().post(url, {"category": "rules", "text": "The last box went to Red."})
+    assert response.status_code == 302
+    assert Report.objects.count() == 1
+
