@@ -49,11 +49,11 @@ _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd]?)\s*$")
 #: Used when settings.RATE_LIMITS has no entry for a scope.
 DEFAULT_RATES = {
     # scope: (per person, per address)
-    "signup": ("5/h", "20/h"),
-    "login": ("20/10m", "60/10m"),  # on top of django-axes's lock-out on failures
+    # Sign-ins have no scope here: django-axes locks out failures (AXES_* settings).
+    "signup": ("5/h", "20/h"),  # accounts made
     "room_create": ("10/10m", "40/10m"),
     "tournament_create": ("5/h", "20/h"),
-    "report": ("5/h", "20/h"),
+    "report": ("5/h", "20/h"),  # reports made (a form sent back with a mistake is free)
     "chat": ("5/10s", "20/10s"),
     "offer": ("6/m", "20/m"),  # draw and take-back offers, and answers to them
     "hint": ("30/m", "90/m"),

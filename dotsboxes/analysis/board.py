@@ -53,8 +53,16 @@ def _visitor_key(visitor: str) -> str:
 
 
 def values(position: str) -> dict | None:
-    """The best values stored for ``position`` (quick or deep), if any."""
-    return cache.get(_key(position))
+    """The best values stored for ``position`` (quick or deep), if any.
+
+    None too while the cache cannot be reached (a Redis outage): the page shows
+    the board without values and asks again, it never fails.
+    """
+    try:
+        return cache.get(_key(position))
+    except Exception:
+        log.warning("analysis board: cache unavailable", exc_info=True)
+        return None
 
 
 def ensure(position: str, visitor: str) -> str:
@@ -65,23 +73,29 @@ def ensure(position: str, visitor: str) -> str:
     visitor's job for another position runs: one at a time) or ``"busy"`` (the
     server runs all the board jobs it will).
     """
-    stored = values(position)
+    try:
+        stored = cache.get(_key(position))
+        holder = cache.get(_visitor_key(visitor))
+    except Exception:  # Redis is down: no job starts without its lease; the page polls
+        log.warning("analysis board: cache unavailable", exc_info=True)
+        return "busy"
     if stored is not None and stored["level"] == "deep":
         return "final"
-    holder = cache.get(_visitor_key(visitor))
     if holder is not None:
         return "working" if holder == position else "mine"
     if jobs.queued():
-        if not cache.add(_visitor_key(visitor), position, LEASE_SECONDS):
-            return "mine"
+        taken = _take(visitor, position)
+        if not taken:
+            return "busy" if taken is None else "mine"
         (quick_pass if stored is None else deep_pass).send(position, visitor)
         return "working"
     global _jobs
     with _jobs_lock:
         if _jobs >= BUSY_LIMIT:
             return "busy"
-        if not cache.add(_visitor_key(visitor), position, LEASE_SECONDS):
-            return "mine"
+        taken = _take(visitor, position)
+        if not taken:
+            return "busy" if taken is None else "mine"
         _jobs += 1
     try:
         if stored is None:
@@ -95,11 +109,28 @@ def ensure(position: str, visitor: str) -> str:
     return "working"
 
 
+def _take(visitor: str, position: str) -> bool | None:
+    """The visitor's lease for a job on ``position``; None if the cache cannot be reached."""
+    try:
+        return cache.add(_visitor_key(visitor), position, LEASE_SECONDS)
+    except Exception:
+        log.warning("analysis board: cache unavailable", exc_info=True)
+        return None
+
+
+def _let_go(visitor: str) -> None:
+    """Free the visitor for its next job (if the cache is down, the lease lapses)."""
+    try:
+        cache.delete(_visitor_key(visitor))
+    except Exception:
+        log.warning("analysis board: cache unavailable", exc_info=True)
+
+
 def _finished(visitor: str) -> None:
     global _jobs
     with _jobs_lock:
         _jobs -= 1
-    cache.delete(_visitor_key(visitor))
+    _let_go(visitor)
 
 
 def _store(position: str, visitor: str, future: Future) -> None:
@@ -117,7 +148,10 @@ def _store(position: str, visitor: str, future: Future) -> None:
 def _keep(position: str, result: dict) -> None:
     current = values(position)
     if current is None or current["level"] != "deep":
-        cache.set(_key(position), result, VALUES_TTL)
+        try:
+            cache.set(_key(position), result, VALUES_TTL)
+        except Exception:  # lost with the outage: the next poll computes them again
+            log.warning("analysis board: cache unavailable", exc_info=True)
 
 
 @jobs.job(jobs.PLAY, name="analysis.board_quick")
@@ -126,7 +160,7 @@ def quick_pass(position: str, visitor: str) -> None:
     try:
         _keep(position, board_values.quick(position))
     finally:
-        cache.delete(_visitor_key(visitor))
+        _let_go(visitor)
 
 
 @jobs.job(jobs.BACKGROUND, name="analysis.board_deep")
@@ -140,4 +174,4 @@ def deep_pass(position: str, visitor: str) -> None:
             result = {"level": "deep", "failed": True}
         _keep(position, result)
     finally:
-        cache.delete(_visitor_key(visitor))
+        _let_go(visitor)

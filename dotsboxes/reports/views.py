@@ -7,7 +7,6 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from dotsboxes import throttle
 from dotsboxes.analysis.views import game_panel
 from dotsboxes.games.models import Game
 from dotsboxes.games.presenters import board_svg
@@ -25,9 +25,6 @@ from dotsboxes.rules import Board, RulesError
 from .forms import ReportForm, ResolveForm
 from .models import Report
 
-#: At most this many reports per person (account, or address when signed out) per window.
-REPORT_LIMIT = 5
-REPORT_WINDOW = 10 * 60  # seconds
 CHAT_SHOWN = 300  # chat lines of an online game shown beside a report
 
 
@@ -78,15 +75,6 @@ def _position(game: Game, ply: int) -> Board | None:
         return None  # stored moves that no longer replay: shown as a plain message
 
 
-def _rate_key(request: HttpRequest) -> str:
-    who = (
-        f"user:{request.user.pk}"
-        if request.user.is_authenticated
-        else f"addr:{request.META.get('REMOTE_ADDR', '')}"
-    )
-    return f"reports:made:{who}"
-
-
 def _svg(board: Board) -> str:
     stack = board.move_stack
     title = gettext("Position after %(n)d edges") % {"n": len(stack)}
@@ -105,19 +93,20 @@ def new(request: HttpRequest) -> HttpResponse:
     if board is None:
         return render(request, "reports/no_game.html", {"public_id": public_id}, status=404)
     form = ReportForm(request.POST or None)
-    limited = False
+    wait = 0
     if request.method == "POST" and form.is_valid():
-        key = _rate_key(request)
-        if cache.get(key, 0) >= REPORT_LIMIT:
-            limited = True
-        else:
+        # The "report" rate limit (settings.RATE_LIMITS), counted once a report is
+        # stored: a form sent back with a mistake is no flood.  It fails open, so a
+        # Redis outage never turns a report into an error.
+        keys = throttle.request_keys(request)
+        wait = throttle.hit("report", *keys, count=False)
+        if not wait:
             report = form.save(commit=False)
             report.game, report.width, report.height = game, game.width, game.height
             report.ply, report.position_key = ply, board.key()
             report.reporter = request.user if request.user.is_authenticated else None
             report.save()
-            if not cache.add(key, 1, REPORT_WINDOW):
-                cache.incr(key)
+            throttle.hit("report", *keys)
             return redirect(f"{reverse('reports:thanks')}?game={game.public_id}")
     context = {
         "game": game,
@@ -126,9 +115,12 @@ def new(request: HttpRequest) -> HttpResponse:
         "moves": moves,
         "svg": _svg(board),
         "form": form,
-        "limited": limited,
+        "limited": bool(wait),
     }
-    return render(request, "reports/new.html", context, status=429 if limited else 200)
+    response = render(request, "reports/new.html", context, status=429 if wait else 200)
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 @require_GET

@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from tests.chaos import bad_posts, fuzz, kills, redis_outage, same_move
+from tests.chaos import bad_posts, fuzz, kills, redis_outage, same_move, sqlite_load
 from tests.reliability.redis_server import OUTAGE_PORT
 from tests.rooms.live import worker_ports
 
@@ -69,3 +69,15 @@ def test_every_post_endpoint_refuses_forged_stale_duplicate_and_out_of_turn_post
     # The api, bots, puzzles and tournaments too.
     assert result["endpoints"] - result["admin_endpoints"] >= 47
     assert result["errors_5xx"] == 0 and result["tracebacks"] == 0, result.get("log_tail")
+
+
+@pytest.mark.skipif(DATABASE != "sqlite", reason="SQLite's own load test: run in the SQLite run")
+def test_two_rooms_on_a_sqlite_database_url_under_a_cpu_burner_meet_no_error():
+    # The full run: python -m tests.chaos.sqlite_load (4 rooms, 60 s, 2 burners).
+    result = sqlite_load.run(rooms=2, seconds=10, burners=1, port=PORT)
+    statuses = result["statuses"]
+    assert result["moves"] > 0, statuses
+    assert not [k for k in statuses if isinstance(k, int) and k >= 500], statuses
+    assert not [k for k in statuses if str(k).startswith("ws:error")], statuses
+    assert statuses["ws:open"] > 0, statuses
+    assert result["locked"] == 0 and result["tracebacks"] == 0, statuses

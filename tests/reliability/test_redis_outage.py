@@ -143,3 +143,38 @@ async def test_every_outage_of_several_in_a_row_ends_with_the_page_back_in_sync(
                 pytest.fail(f"outage {outage + 1}: no version {version} within 10 s")
     finally:
         await ws.disconnect()
+
+
+def test_a_report_sent_while_redis_is_down_is_stored(settings, own_redis):
+    # The report limit counted in the cache by hand, so the outage answered 500.
+    from dotsboxes.reports.models import Report
+    from tests.gamefactory import played_game
+
+    settings.CACHES = redis_cache(own_redis.url)
+    settings.RATE_LIMITS_ENABLED = True
+    game = played_game(width=3, height=2, seed=4)
+    own_redis.stop()
+    url = f"{reverse('reports:new')}?game={game.public_id}"
+    response = Client().post(url, {"category": "rules", "text": "The last box went to Red."})
+    assert response.status_code == 302
+    assert Report.objects.count() == 1
+
+
+def test_the_analysis_board_answers_while_redis_is_down_and_works_once_it_is_back(
+    settings, own_redis
+):
+    # Its values and the one-job-per-visitor claim live in the cache: the page
+    # answered 500 throughout an outage.
+    settings.CACHES = redis_cache(own_redis.url)
+    client = Client()
+    url = reverse("analysis:board") + "?size=2x1"
+    own_redis.stop()
+    for _ in range(3):  # the page's own refreshes
+        page = client.get(url)
+        assert page.status_code == 200
+        assert 'data-state="busy"' in page.content.decode()
+    own_redis.start()
+    deadline = time.monotonic() + 60
+    while 'data-state="final"' not in client.get(url).content.decode():
+        assert time.monotonic() < deadline, "no values after Redis came back"
+        time.sleep(0.2)

@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from dotsboxes import throttle
 from dotsboxes.reports.models import Report
-from dotsboxes.reports.views import REPORT_LIMIT
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.identity import Viewer
 from tests.gamefactory import played_game
@@ -133,24 +133,49 @@ def test_reporting_needs_the_csrf_token(game):
     assert not Report.objects.exists()
 
 
-def test_report_creation_is_rate_limited_per_person(client, game):
+def report_limit() -> int:
+    """Reports one person may send per window (the "report" rate, per person)."""
+    return throttle.parse_rate(throttle.rates("report")[0])[0]
+
+
+def test_report_creation_is_rate_limited_per_person(client, game, alice, rate_limits):
+    client.force_login(alice)
     data = {"category": "other", "text": "Reporting again and again."}
-    for _ in range(REPORT_LIMIT):
+    for _ in range(report_limit()):
         assert client.post(new_url(game), data).status_code == 302
     response = client.post(new_url(game), data)
     assert response.status_code == 429
     assert "please wait" in response.content.decode()
-    assert Report.objects.count() == REPORT_LIMIT
+    assert response["Retry-After"].isdigit()
+    assert Report.objects.count() == report_limit()
 
 
-def test_the_rate_limit_counts_each_account_separately(game, alice):
+def test_a_report_form_sent_back_with_a_mistake_is_not_counted(client, game, rate_limits):
+    rate_limits.RATE_LIMITS = {"report": ("1/h", "1/h")}
+    for _ in range(3):
+        assert client.post(new_url(game), {"category": "other", "text": ""}).status_code == 200
+    data = {"category": "other", "text": "Now a real one."}
+    assert client.post(new_url(game), data).status_code == 302
+    assert client.post(new_url(game), data).status_code == 429
+
+
+def test_the_report_rate_is_read_from_settings(client, game, alice, rate_limits):
+    rate_limits.RATE_LIMITS = {"report": ("1/h", "20/h")}
+    client.force_login(alice)
+    data = {"category": "other", "text": "Reporting again and again."}
+    assert client.post(new_url(game), data).status_code == 302
+    assert client.post(new_url(game), data).status_code == 429
+
+
+def test_the_rate_limit_counts_each_account_separately(game, alice, rate_limits):
     other = get_user_model().objects.create_user("bob", password=PASSWORD)
     data = {"category": "other", "text": "Reporting again and again."}
     first, second = Client(), Client()
     first.force_login(alice)
     second.force_login(other)
-    for _ in range(REPORT_LIMIT):
+    for _ in range(report_limit()):
         first.post(new_url(game), data)
+    assert first.post(new_url(game), data).status_code == 429
     assert second.post(new_url(game), data).status_code == 302
 
 
