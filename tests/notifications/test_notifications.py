@@ -194,3 +194,4 @@ def test_mail_speaks_the_players_saved_language(two, django_capture_on_commit_ca
     assert message.subject == "dotsboxes：轮到你走了"
     assert "轮到你走：alice 对 bob" in message.body and "Your turn" not in message.body
     assert "bob，你好" in message.body
+    assert "今年剩余休假天数：14 / 14" in message.body  # the vacation line, in Chinese too
