@@ -50,21 +50,18 @@ def set_deadline(room: Room, when: datetime) -> None:
     Room.objects.filter(pk=room.pk).update(turn_deadline=when)
 
 
-def noons():
-    """Noon (UTC, the site's zone) some days after today, as the test began: deadlines
-    on known calendar days, whatever the hour the test runs."""
-    today = timezone.localdate(clock.now())
-
-    def noon_in(days: int) -> datetime:
-        day = today + timedelta(days=days)
-        return datetime.combine(day, time(12), tzinfo=timezone.get_current_timezone())
-
-    return noon_in
-
-
 @pytest.fixture
 def noon_in(_movable_clock):
-    return noons()
+    """Noon (UTC, the site's zone) some days after 10 January next year, the clock moved
+    there first: deadlines on known calendar days, in one year, whatever the date and hour
+    the test runs."""
+    start = datetime(clock.now().year + 1, 1, 10, 8, tzinfo=timezone.get_current_timezone())
+    clock.advance(start - clock.now())
+
+    def noon_in(days: int) -> datetime:
+        return datetime.combine(start.date() + timedelta(days=days), time(12), start.tzinfo)
+
+    return noon_in
 
 
 def advance_to(when: datetime) -> None:
