@@ -250,6 +250,8 @@ SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 NOTIFY_MAIL_EVERY = 3600  # seconds: at most one notification mail per player per hour
 # How often the room clock's pass looks for deadlines to warn about and mail to send.
 NOTIFY_EVERY_SECONDS = float(os.environ.get("NOTIFY_EVERY_SECONDS") or 30)
+# Vacation days a correspondence player has per calendar year (rooms/vacation.py); 0: none.
+VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14)
 # Tests only: a file holding seconds added to dotsboxes.clock.now().
 CLOCK_OFFSET_FILE = os.environ.get("CLOCK_OFFSET_FILE", "")
 # -- analysis ----------------------------------------------------------------------

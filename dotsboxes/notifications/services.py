@@ -34,6 +34,7 @@ from dotsboxes import clock
 from dotsboxes.accounts.models import Profile
 from dotsboxes.games.events import game_changed
 from dotsboxes.games.models import Game, Side
+from dotsboxes.rooms import vacation
 from dotsboxes.rooms.models import CORRESPONDENCE_FROM, Room
 from dotsboxes.rooms.ticker import ticked
 
@@ -193,7 +194,16 @@ def send_mail_due(now: datetime) -> int:
             with translation.override(_mail_language(user_id)):
                 body = render_to_string(
                     "notifications/mail.txt",
-                    {"user": user, "notices": current, "site": site_url()},
+                    {
+                        "user": user,
+                        "notices": current,
+                        "site": site_url(),
+                        # What happens when the time runs out: a day more, while days last.
+                        "vacation_left": vacation.days_left(user_id)
+                        if vacation.days_per_year() and vacation.auto_on(user_id)
+                        else None,
+                        "vacation_per_year": vacation.days_per_year(),
+                    },
                 )
                 subject = _("Your turn at dotsboxes")
             send_mail(subject, body, None, [user.email])

@@ -6,4 +6,5 @@ app_name = "notifications"
 urlpatterns = [
     path("", views.notifications, name="list"),
     path("read", views.mark_read, name="read"),
+    path("vacation", views.vacation_choice, name="vacation"),
 ]

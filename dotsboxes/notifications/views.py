@@ -10,6 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from dotsboxes import clock
+from dotsboxes.rooms import vacation
+from dotsboxes.rooms.models import VacationChoice
 
 from . import services
 from .models import Notification, Preferences
@@ -37,6 +39,17 @@ class PreferencesForm(forms.ModelForm):
         return super().save(commit=commit)
 
 
+class VacationForm(forms.ModelForm):
+    class Meta:
+        model = VacationChoice
+        fields = ["auto"]
+
+
+def _vacation_form(request: HttpRequest, data: dict | None = None) -> VacationForm:
+    choice = VacationChoice.objects.filter(user=request.user).first()
+    return VacationForm(data, instance=choice or VacationChoice(user=request.user))
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def notifications(request: HttpRequest) -> HttpResponse:
@@ -54,6 +67,9 @@ def notifications(request: HttpRequest) -> HttpResponse:
         "turns": services.your_turn(request.user.pk),
         "form": form,
         "now": clock.now(),
+        "vacation_form": _vacation_form(request),
+        "vacation_left": vacation.days_left(request.user.pk),
+        "vacation_per_year": vacation.days_per_year(),
     }
     status = 400 if form.errors else 200
     return render(request, "notifications/list.html", context, status=status)
@@ -63,4 +79,14 @@ def notifications(request: HttpRequest) -> HttpResponse:
 @require_POST
 def mark_read(request: HttpRequest) -> HttpResponse:
     Notification.objects.filter(user=request.user, read_at__isnull=True).update(read_at=clock.now())
+    return redirect("notifications:list")
+
+
+@login_required
+@require_POST
+def vacation_choice(request: HttpRequest) -> HttpResponse:
+    """Switch the automatic use of vacation days on or off (an unticked box is off)."""
+    form = _vacation_form(request, request.POST)
+    if form.is_valid():  # one checkbox: always valid
+        form.save()
     return redirect("notifications:list")

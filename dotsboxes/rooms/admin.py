@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Connection, Message, Room
+from .models import Connection, Message, Room, VacationDay
 
 
 @admin.register(Room)
@@ -23,3 +23,12 @@ class MessageAdmin(admin.ModelAdmin):
 class ConnectionAdmin(admin.ModelAdmin):
     list_display = ("room", "side", "name", "server", "created_at")
     readonly_fields = ("room", "channel_name", "created_at")
+
+
+@admin.register(VacationDay)
+class VacationDayAdmin(admin.ModelAdmin):
+    # Staff can see who spent which days, and give one back by deleting its row.
+    list_display = ("user", "day")
+    list_filter = ("day",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)

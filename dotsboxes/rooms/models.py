@@ -8,6 +8,7 @@ presence, chat.  Both rows change together under the game row's lock.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -148,3 +149,42 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name or self.kind}: {self.text}"
+
+
+class VacationDay(models.Model):
+    """One calendar day (the site's time zone) of a player's vacation.
+
+    Spent by the room clock when a correspondence deadline of theirs passes on a
+    day not yet spent; it covers every game of theirs whose deadline passes that
+    day, as LittleGolem counts days of absence per player, not per game.  One row
+    per day (the unique constraint) makes "spent once" a fact of the database."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacation_days"
+    )
+    day = models.DateField()
+
+    class Meta:
+        ordering = ["day"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="one_vacation_day_per_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.day}"
+
+
+class VacationChoice(models.Model):
+    """Whether the clock may spend a player's vacation days (a row only once they
+    change it: on by default)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacation_choice"
+    )
+    auto = models.BooleanField(
+        _("Use my vacation days when my time to move in a correspondence game runs out"),
+        default=True,
+    )
+
+    def __str__(self) -> str:
+        return f"{self.user}: vacation {'on' if self.auto else 'off'}"

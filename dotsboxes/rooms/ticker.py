@@ -18,7 +18,7 @@ import asyncio
 import logging
 import sys
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -33,7 +33,7 @@ from dotsboxes.games.computer import think
 from dotsboxes.games.models import Game, Side
 from dotsboxes.rules import Board
 
-from . import presence
+from . import presence, vacation
 from .models import CORRESPONDENCE_FROM, Room
 from .services import (
     _both_seated,
@@ -152,8 +152,12 @@ def _lose_on_time(room_id: int) -> str:
     Exactly once across processes and restarts: the room and game rows are
     claimed with ``skip_locked`` (another clock holding them does the work), and
     the deadline and the game's status are checked again under the lock, so a
-    second clock that gets the rows afterwards finds nothing due.  Returns the
-    side that lost, or ""."""
+    second clock that gets the rows afterwards finds nothing due.
+
+    A player with vacation days left (``rooms.vacation``) does not lose: under the
+    same lock the deadline moves one day later, and the day is spent once per
+    player and calendar day.  Returns the side that lost, "vacation" when a
+    vacation day moved the deadline, or ""."""
     with transaction.atomic():
         room = Room.objects.filter(pk=room_id).values_list("game__public_id", flat=True).first()
         found = _locked(room, skip_locked=True) if room else None
@@ -163,17 +167,36 @@ def _lose_on_time(room_id: int) -> str:
         due = room.turn_deadline is not None and room.turn_deadline <= clock.now()
         if not (due and room.is_correspondence and game.status == Game.Status.ACTIVE):
             return ""
-        loser = games.lose_on_time(game)
-        _game_over(room)
-        winner = Side.RED if loser == Side.BLUE else Side.BLUE
-        log_line(
-            room,
-            gettext_noop("Time ran out for %(name)s: %(winner)s wins on time."),
-            {"name": game.name_of(loser), "winner": winner.value},
-        )
-        _changed(room, game, "timeout")
-    logger.info("room %s: timeout for %s, lost on time", room_id, loser.value)
-    return loser.value
+        side = Side.of(game.board().turn)  # as the core's lose_on_time sees it
+        user_id = getattr(game, f"{side.value}_user_id")
+        day = vacation.cover(user_id, room.turn_deadline) if user_id else None
+        if day is not None:
+            room.turn_deadline += timedelta(days=1)
+            log_line(
+                room,
+                gettext_noop(
+                    "Time ran out for %(name)s, who is on vacation: one more day to move "
+                    "(vacation days left this year: %(left)s)."
+                ),
+                {"name": game.name_of(side), "left": vacation.days_left(user_id, day.year)},
+            )
+            _changed(room, game, "vacation")  # the new deadline reaches the open pages
+        else:
+            side = games.lose_on_time(game)
+            _game_over(room)
+            winner = Side.RED if side == Side.BLUE else Side.BLUE
+            log_line(
+                room,
+                gettext_noop("Time ran out for %(name)s: %(winner)s wins on time."),
+                {"name": game.name_of(side), "winner": winner.value},
+            )
+            _changed(room, game, "timeout")
+    # After the commit, so the line is true: which clock did it, when several run.
+    if day is not None:
+        logger.info("room %s: vacation day %s for %s", room_id, day, side.value)
+        return "vacation"
+    logger.info("room %s: timeout for %s, lost on time", room_id, side.value)
+    return side.value
 
 
 def computer_turn_edges(board: Board, *, seed: int) -> list[str]:

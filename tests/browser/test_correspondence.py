@@ -106,8 +106,27 @@ def test_a_correspondence_game_across_a_simulated_day(site, browser):
         re.compile(r"against bob.*1 day a move.*the opponent to move", re.S)
     )
 
-    # Four more hours: Bob's day is over; he loses on time, nothing is drawn for him.
+    # Four more hours: Bob's day is over.  He has vacation days (14 a year): one is
+    # spent, and his deadline moves a day.  Nothing is drawn for him.
     clock.advance(timedelta(hours=4))
+    alice.goto(link)
+    expect(alice.locator("#room")).to_contain_text(
+        "who is on vacation: one more day to move", timeout=10_000
+    )
+    expect(alice.locator("#room")).not_to_contain_text("wins on time")
+    shot(alice, "vacation-room-1280")
+    # On his notifications page Bob sees the days left and switches them off.
+    bob.goto(site + "/notifications/")
+    expect(bob.get_by_test_id("vacation-left")).to_have_text(
+        "Vacation days left this year: 13 of 14"
+    )
+    shot(bob, "vacation-375")
+    bob.get_by_label("Use my vacation days when my time to move").uncheck()
+    bob.locator("form[action$='/notifications/vacation'] button").click()
+    expect(bob.get_by_label("Use my vacation days when my time to move")).not_to_be_checked()
+
+    # A day later his time runs out again: no vacation now, he loses on time.
+    clock.advance(timedelta(days=1))
     alice.goto(link)
     expect(alice.locator("#room")).to_contain_text("wins on time", timeout=10_000)
     expect(alice.locator(".edge-target")).to_have_count(0)

@@ -112,6 +112,22 @@ def test_mail_only_when_opted_in_and_at_most_one_an_hour(two, django_capture_on_
     assert len(mail.outbox) == 2  # nothing new to say
 
 
+def test_the_deadline_mail_says_the_vacation_days_left_and_comes_again_after_one(two, settings):
+    settings.VACATION_DAYS_PER_YEAR = 3
+    room, alice, alice_user, _bob, _bob_user = two  # Alice to move, 3 days a move
+    alice.post("/notifications/", {"email": "on", "address": "alice@example.com"})
+    clock.advance(2 * DAY + timedelta(hours=1))
+    ticker.tick()
+    (sent,) = mail.outbox
+    assert "Time to move is running out: alice vs bob" in sent.body
+    assert "Vacation days left this year: 3 of 3" in sent.body
+    clock.advance(DAY)  # her time ran out: a vacation day gives her one more
+    ticker.tick()
+    assert Room.objects.get(pk=room.pk).game.is_active
+    assert Notification.objects.filter(user=alice_user, kind="deadline").count() == 2
+    assert len(mail.outbox) == 2 and "Vacation days left this year: 2 of 3" in mail.outbox[1].body
+
+
 def test_the_notifications_page_needs_sign_in(client, db):
     response = client.get("/notifications/")
     assert response.status_code == 302 and "/accounts/login" in response["Location"]
@@ -178,3 +194,4 @@ def test_mail_speaks_the_players_saved_language(two, django_capture_on_commit_ca
     assert message.subject == "dotsboxes：轮到你走了"
     assert "轮到你走：alice 对 bob" in message.body and "Your turn" not in message.body
     assert "bob，你好" in message.body
+    assert "今年剩余休假天数：14 / 14" in message.body  # the vacation line, in Chinese too

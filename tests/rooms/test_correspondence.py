@@ -24,6 +24,8 @@ DAY = timedelta(days=1)
 @pytest.fixture(autouse=True)
 def _movable_clock(settings, tmp_path):
     settings.CLOCK_OFFSET_FILE = str(tmp_path / "clock-offset")
+    # Plain loss on time; vacation days that postpone it are tested in test_vacation.py.
+    settings.VACATION_DAYS_PER_YEAR = 0
 
 
 def signed_in(name: str) -> Client:
