@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from dotsboxes.games.explain import position_facts
 from dotsboxes.games.presenters import edge_error, outcome_text, player_name
 from dotsboxes.rules import Board, RulesError, parse_record
 from dotsboxes.text import posted_edge
@@ -18,7 +19,6 @@ from .boards import clickable, diagram
 from .exercises import BY_SLUG as EXERCISES
 from .exercises import EXERCISES as ALL_EXERCISES
 from .exercises import TRACK_NAMES, TRACKS, Exercise, next_exercise, track_exercises
-from .explain import position_facts
 from .lessons import rules_figures, strategy_figures
 from .studies import BY_SLUG as STUDIES
 from .studies import STUDIES as ALL_STUDIES

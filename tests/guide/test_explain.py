@@ -6,8 +6,9 @@ import doctest
 
 import pytest
 
-from dotsboxes.guide import explain, positions
-from dotsboxes.guide.explain import position_facts
+from dotsboxes.games import explain
+from dotsboxes.games.explain import position_facts
+from dotsboxes.guide import positions
 from dotsboxes.guide.studies import BY_SLUG
 
 
