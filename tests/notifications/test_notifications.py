@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -112,7 +112,17 @@ def test_mail_only_when_opted_in_and_at_most_one_an_hour(two, django_capture_on_
     assert len(mail.outbox) == 2  # nothing new to say
 
 
-def test_the_deadline_mail_says_the_vacation_days_left_and_comes_again_after_one(two, settings):
+@pytest.fixture
+def mid_january(_movable_clock):
+    """The clock moved to 10 January next year: the days counted stay in one year
+    (a deadline past 31 December would start a new allowance) whatever the run's date."""
+    start = datetime(clock.now().year + 1, 1, 10, 8, tzinfo=UTC)
+    clock.advance(start - clock.now())
+
+
+def test_the_deadline_mail_says_the_vacation_days_left_and_comes_again_after_one(
+    mid_january, two, settings
+):
     settings.VACATION_DAYS_PER_YEAR = 3
     room, alice, alice_user, _bob, _bob_user = two  # Alice to move, 3 days a move
     alice.post("/notifications/", {"email": "on", "address": "alice@example.com"})
