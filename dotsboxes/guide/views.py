@@ -277,6 +277,6 @@ def exercise(request: HttpRequest, slug: str) -> HttpResponse:
             result, error = carried["result"], carried["error"]
     template = "guide/exercise.html"
     if request.htmx and request.method == "POST":
-        template += "#exercise"
+        template += "#response"  # the exercise, and the verdict for the live region
     context = _exercise_context(request, item, result, error)
     return render(request, template, context)
