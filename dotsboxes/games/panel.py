@@ -121,7 +121,7 @@ class Panel:
                     t.number,
                     t.player.name[0],
                     names[t.player],
-                    t.text,
+                    t.html,  # each edge name kept on one line
                     format_html(' <span class="log-claims">+{}</span>', t.claimed)
                     if t.claimed
                     else "",

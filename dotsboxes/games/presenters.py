@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from dotsboxes.rules import Board, Edge, Outcome, Player
@@ -54,6 +56,15 @@ class Step:
     claimed: tuple[int, ...]
 
 
+def edge_list_html(edges: Iterable[object]) -> SafeString:
+    """Edge names joined by ", ", each in a span that never breaks inside (site.css .edge-name).
+
+    Browsers break a line after a hyphen ("c3-" / "c4"); a log line may wrap only after a
+    comma.  Only markup is added, so the text a reader copies is still "c1-c2, c3-c4".
+    """
+    return format_html_join(", ", '<span class="edge-name">{}</span>', ((str(e),) for e in edges))
+
+
 @dataclass(frozen=True)
 class Turn:
     """A run of edges by one player (play passes after the last one)."""
@@ -81,6 +92,11 @@ class Turn:
     @property
     def text(self) -> str:
         return ", ".join(str(e) for e in self.edges)
+
+    @property
+    def html(self) -> SafeString:
+        """The edges for a turn log: each name kept on one line."""
+        return edge_list_html(self.edges)
 
     @property
     def player_name(self) -> str:

@@ -34,7 +34,7 @@ from .forms import ImportForm, NewGameForm
 from .identity import actor_for
 from .models import Game, Side
 from .panel import build_panel, legend_html
-from .presenters import board_svg, history, status_sentence, turns
+from .presenters import board_svg, edge_list_html, history, status_sentence, turns
 
 PANEL = "games/_board.html#response"
 
@@ -331,8 +331,8 @@ def _replay_log(all_turns: list, ply: int) -> list[dict]:
         rows.append(
             {
                 "turn": turn,
-                "played": ", ".join(str(s.edge) for s in played),
-                "later": ", ".join(str(s.edge) for s in turn.steps if s.ply > ply),
+                "played": edge_list_html(s.edge for s in played),
+                "later": edge_list_html(s.edge for s in turn.steps if s.ply > ply),
                 "claimed": sum(len(s.claimed) for s in played),
                 "future": not played,
             }

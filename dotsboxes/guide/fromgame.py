@@ -164,7 +164,7 @@ def retry(request: HttpRequest, public_id: str, ply: int) -> HttpResponse:
     }
     template = "guide/retry.html"
     if request.htmx and request.method == "POST":
-        template += "#exercise"
+        template += "#response"  # the exercise, and the verdict for the live region
     return render(request, template, context)
 
 

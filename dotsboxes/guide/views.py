@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from dotsboxes.games.explain import position_facts
-from dotsboxes.games.presenters import edge_error, outcome_text, player_name
+from dotsboxes.games.presenters import edge_error, edge_list_html, outcome_text, player_name
 from dotsboxes.rules import Board, RulesError, parse_record
 from dotsboxes.text import posted_edge
 
@@ -233,7 +233,7 @@ def _replay_context(request: HttpRequest, exercise: Exercise) -> dict:
         turns.append(
             {
                 "number": number,
-                "text": ", ".join(str(e) for e in turn),
+                "text": edge_list_html(turn),  # each edge name kept on one line
                 "ply": count,
                 "current": start < ply <= count,
                 "mistake": start <= exercise.ply < count,
@@ -277,6 +277,6 @@ def exercise(request: HttpRequest, slug: str) -> HttpResponse:
             result, error = carried["result"], carried["error"]
     template = "guide/exercise.html"
     if request.htmx and request.method == "POST":
-        template += "#exercise"
+        template += "#response"  # the exercise, and the verdict for the live region
     context = _exercise_context(request, item, result, error)
     return render(request, template, context)

@@ -364,3 +364,65 @@ def test_the_computers_edges_draw_in_unless_motion_is_reduced(live_server, brows
         expect(page.locator(".thinking-dot")).to_have_count(0)
     finally:
         context.close()
+
+
+# Every edge name in the turn logs of a page: how many line boxes its text takes up, and
+# the top of each (a Range over the name's characters, whatever markup holds them).
+EDGE_LINES_JS = """(selector) => {
+  const found = [];
+  for (const item of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/[a-j](?:10|[1-9])-[a-j](?:10|[1-9])/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 1);
+        found.push({item: [...document.querySelectorAll(selector)].indexOf(item),
+                    edge: m[0], lines: rects.length, top: Math.round(rects[0].top)});
+      }
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("where", "selector"),
+    [("game", ".log-turn"), ("replay", ".log-turn"), ("exercise", ".replay-turns li")],
+)
+def test_edge_names_never_break_inside_in_a_narrow_turn_log(live_server, page, where, selector):
+    # Browsers break a line after a hyphen ("c3-" / "c4"): a long turn may wrap only
+    # after a comma, and the text a reader copies keeps its plain hyphens.
+    from django.urls import reverse
+
+    from tests.guide.test_from_game import finished_game
+
+    game = finished_game()  # Blue takes a chain of four boxes in one long turn
+    url = {
+        "game": game.get_absolute_url(),
+        "replay": reverse("games:replay", args=[game.public_id]),
+        "exercise": "/learn/practice/replay-the-long-chain/?ply=99",
+    }[where]
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(live_server.url + url)
+    first = page.locator(selector).first
+    expect(first).to_be_visible()
+    # Narrow logs of many widths, so that the long turn wraps at every place it could.
+    wrapped = 0
+    for width in range(80, 200, 6):
+        page.evaluate(
+            "([s, w]) => document.querySelectorAll(s).forEach((li) => { li.style.width = w; })",
+            [selector, f"{width}px"],
+        )
+        found = page.evaluate(EDGE_LINES_JS, selector)
+        assert len(found) >= 10
+        broken = [f["edge"] for f in found if f["lines"] != 1]
+        assert not broken, f"edge names broken across lines at {width} px: {broken}"
+        tops = {}
+        for f in found:
+            tops.setdefault(f["item"], set()).add(f["top"])
+        wrapped += max(len(t) for t in tops.values()) >= 3
+    assert wrapped  # the long turn did wrap
+    long_turn = page.locator(selector).filter(has_text=re.compile(r"(\w\d-\w\d, ){3}"))
+    assert re.search(r"(\w\d-\w\d, ){3}\w\d-\w\d", long_turn.first.text_content())

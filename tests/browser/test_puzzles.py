@@ -149,3 +149,35 @@ def test_a_shipped_five_by_five_puzzle_fits_the_screen(live_server, browser, wid
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"puzzle-5x5-{width}.png"), full_page=True)
     context.close()
+
+
+def test_on_a_phone_the_verdict_is_on_screen_after_a_tap_and_the_board_stays(
+    live_server, page, decline
+):
+    # At 375 px the feedback is below the board and the edge list: the verdict line must
+    # still be seen after a tap, without scrolling, and the board must not move.
+    page.set_viewport_size({"width": 375, "height": 700})
+    page.goto(live_server.url + f"/puzzles/{decline.pk}/")
+    board_top = "document.querySelector('.board-wrap').getBoundingClientRect().top + scrollY"
+    edge = page.get_by_role("button", name="Draw d1-d2", exact=True)
+    edge.scroll_into_view_if_needed()
+    before = page.evaluate(board_top)
+    edge.click()
+    wrong = decline.wrong[0]["d1-d2"]
+    verdict = page.locator(".verdict:visible, .verdict-bar:visible")
+    expect(verdict).to_have_count(1)  # one verdict on screen, not two
+    expect(verdict).to_have_text(
+        f"Not this one: d1-d2 loses {wrong['lost']} boxes against best play."
+    )
+    box = verdict.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 700, box
+    assert page.evaluate(board_top) == before
+    page.get_by_role("button", name="Start the puzzle again").click()
+    page.get_by_role("button", name="Draw e1-e2", exact=True).click()  # right: the line goes on
+    expect(verdict).to_contain_text("Right: e1-e2. Keep going")
+    box = verdict.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 700, box
+    assert page.evaluate(board_top) == before
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(verdict).to_have_count(1)  # wide: the feedback's own verdict, beside the board
+    expect(page.get_by_test_id("verdict-bar")).to_be_hidden()

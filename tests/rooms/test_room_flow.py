@@ -150,3 +150,11 @@ def test_pages_render_for_players_and_spectators_at_every_stage(room, alice, bob
     for client in (alice, bob, carol):
         page = client.get(room.get_absolute_url()).content.decode()
         assert "wins by resignation" in page
+
+
+def test_the_room_log_keeps_each_edge_name_on_one_line(room, alice, carol):
+    # Browsers break a line after a hyphen ("c3-" / "c4"): each name sits in a span that
+    # never breaks (site.css .edge-name); the log may wrap only after a comma.
+    act(alice, room, "move", edge="a1-b1")
+    html = carol.get(room.get_absolute_url()).content.decode()
+    assert '<span class="edge-name">a1-b1</span>' in html
