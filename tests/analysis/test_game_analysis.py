@@ -61,6 +61,23 @@ def test_requesting_an_analysis_stores_it_and_the_replay_shows_graph_and_marks(c
     assert GameAnalysis.objects.get(game=game).status == GameAnalysis.Status.DONE
 
 
+def test_the_turn_list_marks_control_changes_and_double_dealing(client):
+    # Random play on 2 x 2 (seed 17): control changes hands at edge 7 and edge 8
+    # double-deals; both are tagged in the turn list, not only in the marked edges.
+    game = played_game(width=2, height=2, seed=17, mode=Game.Mode.LOCAL)
+    replay = reverse("games:replay", args=[game.public_id])
+    client.post(reverse("analysis:request", args=[game.public_id]), {"next": replay})
+    entries = wait_done(game).result["edges"]
+    control = [e["edge"] for e in entries if e["control"]]
+    dealt = [e["edge"] for e in entries if e["double_deal"]]
+    assert control and dealt
+    page = client.get(replay).content.decode()
+    log = page[page.index('class="log-list"') : page.index("</ol>", page.index('"log-list"'))]
+    assert re.findall(r'class="log-note mark-control" title="([a-z0-9-]+):', log) == control
+    assert re.findall(r'class="log-note mark-dd" title="([a-z0-9-]+):', log) == dealt
+    assert f"{control[0]}: control changed hands</span>" in log  # read out, not only hovered
+
+
 def test_an_unfinished_game_cannot_be_analysed(client):
     game = played_game(width=2, height=2, edges=5, mode=Game.Mode.LOCAL)
     response = client.post(reverse("analysis:request", args=[game.public_id]), follow=True)
