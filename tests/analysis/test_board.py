@@ -98,3 +98,17 @@ def test_one_analysis_per_visitor_at_a_time(client):
     page = client.get(BOARD + "?size=4x4").content.decode()
     assert "Your previous position is still being analysed" in page
     assert 'data-state="mine"' in page
+
+
+def test_a_full_server_says_it_is_busy_and_the_next_poll_tries_again(client, monkeypatch):
+    from django.core.cache import cache
+
+    from dotsboxes.analysis import board as board_jobs
+
+    cache.delete(board_jobs._key("3x2.0.0.b"))
+    monkeypatch.setattr(board_jobs, "BUSY_LIMIT", 0)  # every board job slot taken
+    page = client.get(BOARD + "?size=3x2").content.decode()
+    assert "The server is busy analysing other positions" in page
+    assert 'data-state="busy"' in page and 'hx-trigger="every 1s"' in page
+    monkeypatch.setattr(board_jobs, "BUSY_LIMIT", 4)
+    assert "Exact values (solved)." in settled(client, BOARD + "?size=3x2")

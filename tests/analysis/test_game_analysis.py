@@ -78,6 +78,26 @@ def test_the_turn_list_marks_control_changes_and_double_dealing(client):
     assert f"{control[0]}: control changed hands</span>" in log  # read out, not only hovered
 
 
+def test_while_it_runs_the_replay_shows_how_many_edges_are_done_and_polls(client):
+    from dotsboxes.analysis import services
+    from dotsboxes.engine import annotate
+
+    game = played_game(width=2, height=2, seed=3, mode=Game.Mode.LOCAL)
+    analysis = GameAnalysis.objects.create(
+        game=game, game_version=game.version, engine_version=annotate.VERSION, total=12
+    )
+    replay = reverse("games:replay", args=[game.public_id])
+    page = client.get(replay).content.decode()
+    assert "Waiting for the engine" in page
+    services._progress(analysis.pk, 5, 12)  # what the worker reports after each edge
+    page = client.get(replay + "?ply=2").content.decode()
+    assert "Analysing: 5 of 12 edges" in page
+    assert '<progress max="12" value="5">' in page
+    # htmx asks again every second for the same position; without JavaScript the page refreshes.
+    assert f'hx-get="{replay}?ply=2" hx-trigger="every 1s" hx-target="#replay"' in page
+    assert '<noscript><meta http-equiv="refresh"' in page
+
+
 def test_an_unfinished_game_cannot_be_analysed(client):
     game = played_game(width=2, height=2, edges=5, mode=Game.Mode.LOCAL)
     response = client.post(reverse("analysis:request", args=[game.public_id]), follow=True)
