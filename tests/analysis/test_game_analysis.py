@@ -121,6 +121,22 @@ def test_a_private_room_game_is_analysed_only_for_its_players_and_staff(client):
     assert wait_done(game).status == GameAnalysis.Status.DONE
 
 
+def test_a_spectator_sees_a_public_room_game_analysed_with_its_turn_list_marked(client):
+    from dotsboxes.rooms.models import Room
+
+    # Online rooms have no replay page: the game's analysis page is where its turns are listed.
+    game = played_game(width=2, height=2, seed=17, mode=Game.Mode.ONLINE, blue_token="seat")
+    Room.objects.create(game=game, is_public=True)
+    url = reverse("analysis:game", args=[game.public_id])
+    client.post(reverse("analysis:request", args=[game.public_id]), {"next": url})
+    entries = wait_done(game).result["edges"]
+    page = client.get(url + "?ply=7").content.decode()
+    log = page[page.index('class="log-list"') : page.index("</ol>", page.index('"log-list"'))]
+    assert log.count('class="log-mark mark-') == sum(1 for e in entries if e["mark"])
+    assert log.count('class="log-note mark-control"') == sum(1 for e in entries if e["control"])
+    assert 'hx-target="#analysis-game"' in log and 'aria-current="step"' in log
+
+
 def finish(game: Game) -> None:
     """Draw the last edge through the services, as the play page does."""
     from dotsboxes.games import services
