@@ -149,14 +149,18 @@ def test_the_turn_log_of_an_earlier_position_shows_that_turn(live_server, page):
     page.goto(live_server.url + f"/play/{game.public_id}/replay/?ply=3")
 
     def in_view(selector: str) -> bool:
-        return page.evaluate(
+        # Polled: the log is scrolled once htmx has settled the swap, a moment after it.
+        page.wait_for_function(
             """(sel) => { const box = document.querySelector('.log-scroll');
                 const row = document.querySelector(sel);
+                if (!box || !row) return false;
                 const b = box.getBoundingClientRect(), r = row.getBoundingClientRect();
                 return box.scrollHeight > box.clientHeight
                     && r.top >= b.top - 1 && r.bottom <= b.bottom + 1; }""",
-            selector,
+            arg=selector,
+            timeout=10_000,
         )
+        return True
 
     # The log is longer than its box; the third edge's turn is the one in view.
     expect(page.locator(".log-current")).to_contain_text(str(game.moves.get(ply=3).edge))
@@ -167,6 +171,7 @@ def test_the_turn_log_of_an_earlier_position_shows_that_turn(live_server, page):
     )
     assert in_view(".log-current")
     page.locator('[data-nav="first"]').click()
+    expect(page.locator(".replay-pos")).to_have_text(f"Edge 0 of {game.moves.count()}")
     page.locator('[data-nav="next-turn"]').click()
     expect(page.locator(".log-current")).to_have_attribute("value", "1")
     assert in_view(".log-current")
