@@ -57,9 +57,7 @@ def replay_extras(request: HttpRequest, game: Game, board: Board, ply: int, cont
     panel, the marks in the replay's log, and the best edge on the board."""
     url = reverse("games:replay", args=[game.public_id])
     panel = game_panel(request, game, ply=ply, page_url=url, target="replay")
-    marks = panel.marks_by_ply
-    for row in context["log"]:
-        row["marks"] = [marks[s.ply] for s in row["turn"].steps if s.ply in marks]
+    panel.mark_log(context["log"])
     extra = {"analysis": panel, "explore_url": explore_url(board)}
     if panel.best:
         extra["svg"] = board_svg(
