@@ -106,3 +106,17 @@ def _close_connection_pools(django_db_setup, django_db_blocker):
 def _no_automatic_analysis(settings):
     """Finished games are not analysed by themselves in tests (tests/analysis turn it on)."""
     settings.ANALYSIS_AUTO = False
+
+
+@pytest.fixture(autouse=True)
+def _site_language_after_each_test():
+    """Start every test in the site's own language.
+
+    A request through the test client runs in the test's thread, and LocaleMiddleware
+    activates the reader's language there without switching back: after a page asked for
+    in Chinese, the next test's gettext in that worker would answer in Chinese.
+    """
+    yield
+    from django.utils import translation
+
+    translation.deactivate()

@@ -58,6 +58,12 @@ class Panel:
     def marks_by_ply(self) -> dict[int, dict]:
         return {m["ply"]: m for m in self.marked}
 
+    def mark_log(self, log: list[dict]) -> None:
+        """Give each row of a turn log (``games.presenters.replay_log``) its edges' marks."""
+        marks = self.marks_by_ply
+        for row in log:
+            row["marks"] = [marks[s.ply] for s in row["turn"].steps if s.ply in marks]
+
 
 def build(
     game: Game,

@@ -24,7 +24,7 @@ from dotsboxes.engine import annotate
 from dotsboxes.games.explain import position_facts
 from dotsboxes.games.identity import actor_for, browser_token
 from dotsboxes.games.models import Game
-from dotsboxes.games.presenters import Tint, board_svg, player_name, size_text
+from dotsboxes.games.presenters import Tint, board_svg, player_name, replay_log, size_text, turns
 from dotsboxes.rules import Board, Edge, Player, RulesError
 
 from . import board as board_jobs
@@ -57,9 +57,7 @@ def replay_extras(request: HttpRequest, game: Game, board: Board, ply: int, cont
     panel, the marks in the replay's log, and the best edge on the board."""
     url = reverse("games:replay", args=[game.public_id])
     panel = game_panel(request, game, ply=ply, page_url=url, target="replay")
-    marks = panel.marks_by_ply
-    for row in context["log"]:
-        row["marks"] = [marks[s.ply] for s in row["turn"].steps if s.ply in marks]
+    panel.mark_log(context["log"])
     extra = {"analysis": panel, "explore_url": explore_url(board)}
     if panel.best:
         extra["svg"] = board_svg(
@@ -91,6 +89,11 @@ def game(request: HttpRequest, public_id: str) -> HttpResponse:
     ply = _ply(request, total)
     panel = game_panel(request, game, ply=ply, page_url=game_page_url(game), target="analysis-game")
     board = game.board(ply=ply)
+    # The turn log with its marks, as on the replay (an online room has no other replay).
+    all_turns = turns(full)
+    log = replay_log(all_turns, ply)
+    panel.mark_log(log)
+    shown = [t for t in all_turns if t.first_ply <= ply]
     context = {
         "game": game,
         "panel": panel,
@@ -104,6 +107,8 @@ def game(request: HttpRequest, public_id: str) -> HttpResponse:
         ),
         "scores": board.scores,
         "explore_url": explore_url(board),
+        "log": log,
+        "current": shown[-1] if shown else None,
     }
     template = "analysis/game.html"
     if request.htmx:

@@ -80,4 +80,14 @@ def position_facts(board: Board, *, control: bool = False) -> list[tuple[str, st
                 % {"player": player_name(a.controller), "value": a.controlled_value},
             )
         )
+    elif control and (a.long_chains or a.loops):
+        # While safe edges or junctions remain nobody controls yet: the long-chain rule
+        # says who would have to open the first long chain if the count stayed as it is.
+        facts.append(
+            (
+                gettext("Must open the first long chain"),
+                gettext("%(player)s, if the number of long chains stays as it is")
+                % {"player": player_name(a.favoured.other)},
+            )
+        )
     return facts

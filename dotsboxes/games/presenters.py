@@ -130,6 +130,27 @@ def turns(board: Board, steps: Sequence[Step] | None = None) -> list[Turn]:
     return [Turn(n, g[0].player, tuple(g)) for n, g in enumerate(groups, start=1)]
 
 
+def replay_log(all_turns: Sequence[Turn], ply: int) -> list[dict]:
+    """The turn log as it stood after ``ply`` edges, then the turns still to come.
+
+    A turn cut in two by ``ply`` shows its drawn edges and, apart, its later ones;
+    its claims count only the drawn edges.
+    """
+    rows = []
+    for turn in all_turns:
+        played = [s for s in turn.steps if s.ply <= ply]
+        rows.append(
+            {
+                "turn": turn,
+                "played": edge_list_html(s.edge for s in played),
+                "later": edge_list_html(s.edge for s in turn.steps if s.ply > ply),
+                "claimed": sum(len(s.claimed) for s in played),
+                "future": not played,
+            }
+        )
+    return rows
+
+
 def edge_owners(board: Board) -> dict[Edge, Player]:
     """Who drew each edge on the board's move stack."""
     return {step.edge: step.player for step in history(board)}

@@ -34,7 +34,7 @@ from .forms import ImportForm, NewGameForm
 from .identity import actor_for
 from .models import Game, Side
 from .panel import build_panel, legend_html
-from .presenters import board_svg, edge_list_html, history, status_sentence, turns
+from .presenters import board_svg, history, replay_log, status_sentence, turns
 
 PANEL = "games/_board.html#response"
 
@@ -276,7 +276,7 @@ def replay(request: HttpRequest, public_id: str) -> HttpResponse:
     next_turn = min((t.last_ply for t in all_turns if t.last_ply > ply), default=total)
     last_edges = [s.edge for s in steps[current.first_ply - 1 : ply]] if current else []
     context = {
-        "log": _replay_log(all_turns, ply),
+        "log": replay_log(all_turns, ply),
         "legend": legend_html(game),
         "game": game,
         "ply": ply,
@@ -317,27 +317,6 @@ def _replay_status(game: Game, board: Board, ply: int, total: int) -> str:
     if ply == total and not game.is_active and game.termination != Game.Termination.COMPLETED:
         text += " " + build_panel(game, viewer=services.Actor(), board=board).result_text
     return text
-
-
-def _replay_log(all_turns: list, ply: int) -> list[dict]:
-    """The turn log as it stood after ``ply`` edges, then the turns still to come.
-
-    A turn cut in two by ``ply`` shows its drawn edges and, apart, its later ones;
-    its claims count only the drawn edges.
-    """
-    rows = []
-    for turn in all_turns:
-        played = [s for s in turn.steps if s.ply <= ply]
-        rows.append(
-            {
-                "turn": turn,
-                "played": edge_list_html(s.edge for s in played),
-                "later": edge_list_html(s.edge for s in turn.steps if s.ply > ply),
-                "claimed": sum(len(s.claimed) for s in played),
-                "future": not played,
-            }
-        )
-    return rows
 
 
 def _record_text(game: Game) -> str:

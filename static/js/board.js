@@ -143,8 +143,22 @@
     if (replayStep(name)) event.preventDefault();
   }
 
+  // A turn log keeps the newest turns in view (column-reverse). On a replay of an
+  // earlier position, scroll the log (never the page) to the turn shown, so its
+  // edges and their analysis marks are the ones in view.
+  function showCurrentTurn(root) {
+    root.querySelectorAll(".log-scroll").forEach(function (box) {
+      var row = box.querySelector(".log-current");
+      if (!row) return;
+      var b = box.getBoundingClientRect(), r = row.getBoundingClientRect();
+      if (r.top >= b.top && r.bottom <= b.bottom) return;
+      box.scrollTop += r.top - b.top - (b.height - r.height) / 2;
+    });
+  }
+
   function init(root) {
     initBoard(root || document);
+    showCurrentTurn(root || document);
   }
 
   // A failed request (server error, lost connection): let the player try again.

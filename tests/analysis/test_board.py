@@ -93,8 +93,32 @@ def test_one_analysis_per_visitor_at_a_time(client):
 
     # Values found by an earlier run stay in a shared (Redis) cache: start afresh.
     cache.delete_many([board_jobs._key("5x5.0.0.b"), board_jobs._key("4x4.0.0.b")])
-    # The 5 x 5 board's first pass takes a moment; a second position waits for it.
-    client.get(BOARD + "?size=5x5")
+    # The empty 5 x 5 board's quick pass can end (0.2 s of CPU) before the next request
+    # arrives, so hold the visitor's one job with its deep pass instead: the solver cannot
+    # settle that board, so the pass runs to its 5 s cap.  The poll that finds the quick
+    # values stored is the one that starts it.
+    deadline = time.monotonic() + 30
+    while (
+        "First values shown; refining them" not in client.get(BOARD + "?size=5x5").content.decode()
+    ):
+        assert time.monotonic() < deadline, "the quick pass did not come back"
+        time.sleep(0.05)
     page = client.get(BOARD + "?size=4x4").content.decode()
     assert "Your previous position is still being analysed" in page
     assert 'data-state="mine"' in page
+    # Once the 5 x 5 pass is done, the next poll of the 4 x 4 board starts its own.
+    settled(client, BOARD + "?size=4x4")
+
+
+def test_a_full_server_says_it_is_busy_and_the_next_poll_tries_again(client, monkeypatch):
+    from django.core.cache import cache
+
+    from dotsboxes.analysis import board as board_jobs
+
+    cache.delete(board_jobs._key("3x2.0.0.b"))
+    monkeypatch.setattr(board_jobs, "BUSY_LIMIT", 0)  # every board job slot taken
+    page = client.get(BOARD + "?size=3x2").content.decode()
+    assert "The server is busy analysing other positions" in page
+    assert 'data-state="busy"' in page and 'hx-trigger="every 1s"' in page
+    monkeypatch.setattr(board_jobs, "BUSY_LIMIT", 4)
+    assert "Exact values (solved)." in settled(client, BOARD + "?size=3x2")

@@ -61,6 +61,43 @@ def test_requesting_an_analysis_stores_it_and_the_replay_shows_graph_and_marks(c
     assert GameAnalysis.objects.get(game=game).status == GameAnalysis.Status.DONE
 
 
+def test_the_turn_list_marks_control_changes_and_double_dealing(client):
+    # Random play on 2 x 2 (seed 17): control changes hands at edge 7 and edge 8
+    # double-deals; both are tagged in the turn list, not only in the marked edges.
+    game = played_game(width=2, height=2, seed=17, mode=Game.Mode.LOCAL)
+    replay = reverse("games:replay", args=[game.public_id])
+    client.post(reverse("analysis:request", args=[game.public_id]), {"next": replay})
+    entries = wait_done(game).result["edges"]
+    control = [e["edge"] for e in entries if e["control"]]
+    dealt = [e["edge"] for e in entries if e["double_deal"]]
+    assert control and dealt
+    page = client.get(replay).content.decode()
+    log = page[page.index('class="log-list"') : page.index("</ol>", page.index('"log-list"'))]
+    assert re.findall(r'class="log-note mark-control" title="([a-z0-9-]+):', log) == control
+    assert re.findall(r'class="log-note mark-dd" title="([a-z0-9-]+):', log) == dealt
+    assert f"{control[0]}: control changed hands</span>" in log  # read out, not only hovered
+
+
+def test_while_it_runs_the_replay_shows_how_many_edges_are_done_and_polls(client):
+    from dotsboxes.analysis import services
+    from dotsboxes.engine import annotate
+
+    game = played_game(width=2, height=2, seed=3, mode=Game.Mode.LOCAL)
+    analysis = GameAnalysis.objects.create(
+        game=game, game_version=game.version, engine_version=annotate.VERSION, total=12
+    )
+    replay = reverse("games:replay", args=[game.public_id])
+    page = client.get(replay).content.decode()
+    assert "Waiting for the engine" in page
+    services._progress(analysis.pk, 5, 12)  # what the worker reports after each edge
+    page = client.get(replay + "?ply=2").content.decode()
+    assert "Analysing: 5 of 12 edges" in page
+    assert '<progress max="12" value="5">' in page
+    # htmx asks again every second for the same position; without JavaScript the page refreshes.
+    assert f'hx-get="{replay}?ply=2" hx-trigger="every 1s" hx-target="#replay"' in page
+    assert '<noscript><meta http-equiv="refresh"' in page
+
+
 def test_an_unfinished_game_cannot_be_analysed(client):
     game = played_game(width=2, height=2, edges=5, mode=Game.Mode.LOCAL)
     response = client.post(reverse("analysis:request", args=[game.public_id]), follow=True)
@@ -82,6 +119,22 @@ def test_a_private_room_game_is_analysed_only_for_its_players_and_staff(client):
     assert client.get(url).status_code == 200
     client.post(reverse("analysis:request", args=[game.public_id]))
     assert wait_done(game).status == GameAnalysis.Status.DONE
+
+
+def test_a_spectator_sees_a_public_room_game_analysed_with_its_turn_list_marked(client):
+    from dotsboxes.rooms.models import Room
+
+    # Online rooms have no replay page: the game's analysis page is where its turns are listed.
+    game = played_game(width=2, height=2, seed=17, mode=Game.Mode.ONLINE, blue_token="seat")
+    Room.objects.create(game=game, is_public=True)
+    url = reverse("analysis:game", args=[game.public_id])
+    client.post(reverse("analysis:request", args=[game.public_id]), {"next": url})
+    entries = wait_done(game).result["edges"]
+    page = client.get(url + "?ply=7").content.decode()
+    log = page[page.index('class="log-list"') : page.index("</ol>", page.index('"log-list"'))]
+    assert log.count('class="log-mark mark-') == sum(1 for e in entries if e["mark"])
+    assert log.count('class="log-note mark-control"') == sum(1 for e in entries if e["control"])
+    assert 'hx-target="#analysis-game"' in log and 'aria-current="step"' in log
 
 
 def finish(game: Game) -> None:

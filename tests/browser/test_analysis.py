@@ -138,3 +138,40 @@ def test_a_game_is_analysed_and_its_graph_followed_without_javascript(live_serve
     expect(page.locator(".replay-pos")).to_have_text("Edge 2 of 12")
     expect(page.locator('.graph-point.now[data-ply="2"]')).to_have_count(1)
     context.close()
+
+
+def test_the_turn_log_of_an_earlier_position_shows_that_turn(live_server, page):
+    from dotsboxes.games.models import Game
+    from tests.gamefactory import played_game
+
+    game = played_game(width=4, height=4, seed=2, mode=Game.Mode.LOCAL)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(live_server.url + f"/play/{game.public_id}/replay/?ply=3")
+
+    def in_view(selector: str) -> bool:
+        # Polled: the log is scrolled once htmx has settled the swap, a moment after it.
+        page.wait_for_function(
+            """(sel) => { const box = document.querySelector('.log-scroll');
+                const row = document.querySelector(sel);
+                if (!box || !row) return false;
+                const b = box.getBoundingClientRect(), r = row.getBoundingClientRect();
+                return box.scrollHeight > box.clientHeight
+                    && r.top >= b.top - 1 && r.bottom <= b.bottom + 1; }""",
+            arg=selector,
+            timeout=10_000,
+        )
+        return True
+
+    # The log is longer than its box; the third edge's turn is the one in view.
+    expect(page.locator(".log-current")).to_contain_text(str(game.moves.get(ply=3).edge))
+    assert in_view(".log-current")
+    page.locator('[data-nav="last"]').click()  # an htmx swap
+    expect(page.locator(".replay-pos")).to_have_text(
+        f"Edge {game.moves.count()} of {game.moves.count()}"
+    )
+    assert in_view(".log-current")
+    page.locator('[data-nav="first"]').click()
+    expect(page.locator(".replay-pos")).to_have_text(f"Edge 0 of {game.moves.count()}")
+    page.locator('[data-nav="next-turn"]').click()
+    expect(page.locator(".log-current")).to_have_attribute("value", "1")
+    assert in_view(".log-current")

@@ -44,3 +44,21 @@ def test_edge_names_in_texts_stay_on_one_line_and_text_is_escaped():
     assert '<span class="edge-name">a2-a3</span>' in html
     assert '<span class="edge-name">j9-j10</span>' in html
     assert "&lt;b&gt;" in html
+
+
+def test_before_anyone_controls_the_facts_say_who_must_open_the_first_long_chain():
+    from dotsboxes.engine.analysis import analyse
+    from dotsboxes.rules import Board
+
+    # Three long chains side by side (3 x 3, every vertical inside drawn), safe edges left.
+    board = Board(3, 3)
+    for edge in ("b1-b2", "c1-c2", "b2-b3", "c2-c3", "b3-b4", "c3-c4"):
+        board.play(edge)
+    a = analyse(board)
+    assert a.controller is None and a.long_chains
+    facts = dict(position_facts(board, control=True))
+    opener = "Red" if a.favoured.name == "BLUE" else "Blue"
+    assert facts["Must open the first long chain"] == (
+        f"{opener}, if the number of long chains stays as it is"
+    )
+    assert "Control" not in facts
