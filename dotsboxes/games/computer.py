@@ -120,11 +120,27 @@ def _claim(public_id: str, version: int, *, renew: bool = True) -> bool:
     worker that runs it holds it from then on, see :func:`_hold`).
     """
     key = claim_key(public_id, version)
+    with _held_lock:
+        # This process already holds it (queued or running).  Checked here because
+        # the cache and the database do not see each other's claims: when Redis went
+        # down or came back since, the other store would hand out a second claim.
+        if key in _held:
+            return False
     try:
         taken, where = cache.add(key, 1, timeout=LEASE_SECONDS), "cache"
     except Exception:  # Redis is down: the database holds the lease meanwhile
-        log.warning("cache unavailable; computer claim %s taken in the database", key)
         taken, where = _retry(lambda: leases.acquire(key, LEASE_SECONDS)), "db"
+        log.warning(
+            "cache unavailable; computer claim %s %s in the database",
+            key,
+            "taken" if taken else "already held",
+        )
+    else:
+        if taken and _retry(lambda: leases.held(key)):
+            # Redis is back, but a server claimed this position in the database
+            # during the outage and still renews it: that claim stands.
+            _forget_in_cache(key)
+            taken = False
     if not taken:
         return False
     if renew:
@@ -166,6 +182,13 @@ def _let_go(key: str) -> None:
         _held.pop(key, None)
 
 
+def _forget_in_cache(key: str) -> None:
+    try:
+        cache.delete(key)
+    except Exception:  # it lapses within the lease anyway
+        log.warning("could not give up computer claim %s", key, exc_info=True)
+
+
 def _release(key: str) -> None:
     """Give ``key`` up at once, so the next page poll can start that position again."""
     with _held_lock:
@@ -204,18 +227,27 @@ def is_thinking(game: Game, board: Board) -> bool:
     return game.status == Game.Status.ACTIVE and game.is_computer(board.turn)
 
 
-def start(game: Game, *, level: str | None = None, side: str | None = None) -> Future | None:
+def start(
+    game: Game, *, level: str | None = None, side: str | None = None, after_change: bool = False
+) -> Future | None:
     """Have the computer draw for ``side`` (default: the game's computer side).
 
     Returns the job's future (its result is the number of edges drawn), or
     ``None`` when there is nothing to do or a job already thinks about this
-    version of the game.
+    version of the game.  ``after_change``: called for the commit that made this
+    version, which nobody can have claimed yet, so a claim found is logged.
     """
     side = side or game.computer_side
     level = level or game.computer_level or players.DEFAULT_LEVEL
     if not side or game.status != Game.Status.ACTIVE or level not in players.LEVELS:
         return None
     if not _claim(game.public_id, game.version, renew=not jobs.queued()):
+        if after_change:
+            log.warning(
+                "computer not started for game %s at version %s: its claim is already held",
+                game.public_id,
+                game.version,
+            )
         return None
     whole_turn = side != game.computer_side
     return computer_move.send(game.public_id, game.version, level, side, whole_turn)
@@ -244,18 +276,25 @@ def computer_move(public_id: str, version: int, level: str, side: str, whole_tur
     """
     drawn = 0
     key = claim_key(public_id, version)  # taken by start(), renewed until this job ends
-    _hold(key)
     result = None
     try:
+        _hold(key)
         while True:
             game = _retry(lambda: Game.objects.filter(public_id=public_id).first())
             if game is None or game.version != version or game.status != Game.Status.ACTIVE:
+                if game is None:
+                    _gives_up(public_id, version, drawn, "the game is gone")
+                elif game.version != version:
+                    _gives_up(public_id, version, drawn, f"the game is at version {game.version}")
+                else:
+                    _gives_up(public_id, version, drawn, f"the game is {game.status}")
                 return drawn
             if result is not None:
                 # Still the version this job committed: its board, not a second replay.
                 game.keep_board(result.board, result.game.computer_flags())
             board = game.board()
             if Side.of(board.turn) != side:
+                _gives_up(public_id, version, drawn, f"{Side.of(board.turn)} is to move")
                 return drawn
             seed = game.pk * 1009 + len(board.move_stack)
             # Thinking takes up to the level's budget (longer on a busy machine): give the
@@ -269,6 +308,7 @@ def computer_move(public_id: str, version: int, level: str, side: str, whole_tur
                 )
             )
             if result is None:
+                _gives_up(public_id, version, drawn, f"{edge} was refused (the game moved on)")
                 return drawn
             drawn += 1
             if not whole_turn:
@@ -277,7 +317,8 @@ def computer_move(public_id: str, version: int, level: str, side: str, whole_tur
             # start() would, and let the old one lapse.
             version = result.game.version
             if not _claim(public_id, version, renew=True):
-                return drawn  # another job already thinks about it
+                _gives_up(public_id, version, drawn, "another job holds this version")
+                return drawn
             _let_go(key)
             key = claim_key(public_id, version)
     except Exception:
@@ -289,6 +330,19 @@ def computer_move(public_id: str, version: int, level: str, side: str, whole_tur
         # claim lapses within the lease, by then for a version that is gone.
         _let_go(key)
         connection.close()
+
+
+def _gives_up(public_id: str, version: int, drawn: int, why: str) -> None:
+    """Log why a job stops before its turn is over: a page's poll restarts the
+    computer if it is still to move, but a job that quietly drew nothing is how a
+    stalled game looks, so every such end leaves a line."""
+    log.info(
+        "computer job for game %s at version %s stops after %s edge(s): %s",
+        public_id,
+        version,
+        drawn,
+        why,
+    )
 
 
 def _retry(fn, attempts: int = 5):
@@ -306,4 +360,4 @@ def _retry(fn, attempts: int = 5):
 @receiver(game_changed, dispatch_uid="games.computer")
 def _on_game_changed(sender, *, change: GameChanged, **kwargs) -> None:
     if change.computer_to_move:
-        start(change.game)
+        start(change.game, after_change=True)

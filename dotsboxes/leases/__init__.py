@@ -42,3 +42,10 @@ def release(key: str) -> None:
     from .models import Lease
 
     Lease.objects.filter(key=key).delete()
+
+
+def held(key: str) -> bool:
+    """True while someone holds the lease ``key`` (taken and not lapsed)."""
+    from .models import Lease
+
+    return Lease.objects.filter(key=key, expires_at__gt=timezone.now()).exists()

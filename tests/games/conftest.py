@@ -45,15 +45,19 @@ def play(game: Game, *edges: str, actor: services.Actor = ALICE) -> Game:
 def wait_for(predicate, *, timeout: float = 15.0, interval: float = 0.05):
     """Poll ``predicate`` until it returns something truthy (the computer runs in threads)."""
     deadline = time.monotonic() + timeout
+    last = "never asked"
     while time.monotonic() < deadline:
         try:
             value = predicate()
-        except OperationalError:  # the in-memory test database's table lock: try again
-            value = None
+            last = repr(value)
+        except OperationalError as exc:  # the in-memory test database's table lock: try again
+            value, last = None, f"raised {exc!r}"
         if value:
             return value
         time.sleep(interval)
-    raise AssertionError(f"condition not met within {timeout} s\n{_what_threads_do()}")
+    raise AssertionError(
+        f"condition not met within {timeout} s (last answer: {last})\n{_what_threads_do()}"
+    )
 
 
 def _what_threads_do() -> str:
@@ -68,7 +72,16 @@ def _what_threads_do() -> str:
     names = {t.ident: t.name for t in threading.enumerate()}
     from django.utils import timezone
 
+    from dotsboxes import jobs
+
     lines = [f"now {timezone.now()}; computer claims held here: {dict(computer._held)}"]
+    # Jobs sent but waiting for a thread of their lane show in no stack below.
+    waiting = {lane: ex._work_queue.qsize() for lane, ex in jobs._threads.items()}
+    lines.append(f"jobs waiting for a thread, by lane: {waiting}")
+    from django.db import connection
+
+    if connection.vendor == "postgresql" and connection.pool is not None:
+        lines.append(f"connection pool: {connection.pool.get_stats()}")
     try:
         lines.append(f"database leases: {list(Lease.objects.values_list('key', 'expires_at'))}")
     except Exception as exc:  # the diagnosis must not hide the failure

@@ -42,9 +42,14 @@ def test_moves_against_the_computer_never_fail_while_redis_is_down(settings, own
     client = Client()
     game = new_game_against_the_computer(client)
     own_redis.stop()  # the outage begins
-    for edge in ("a1-b1", "a3-b3"):
+    for wanted in ("a1-b1", "a3-b3"):
         game.refresh_from_db()
         ply = game.moves.count()
+        # The computer's reply depends on a seed made from the game's database id:
+        # for some ids (the 15th game of a run, say) it drew a3-b3 itself, so the
+        # second move was refused (a 200 panel with a message) and nothing answered.
+        legal = [str(edge) for edge in game.board().legal_moves]
+        edge = wanted if wanted in legal else legal[0]
         url = reverse("games:move", args=[game.public_id])
         data = {"edge": edge, "version": game.version}
         response = client.post(url, data, headers={"HX-Request": "true"})
@@ -54,11 +59,87 @@ def test_moves_against_the_computer_never_fail_while_redis_is_down(settings, own
             response.content[:300],
         )
         # The move counted, and the computer answered on a database lease.
+        assert game.moves.filter(ply=ply + 1, edge=edge, by_computer=False).exists()
         wait_for(lambda ply=ply: game.moves.count() >= ply + 2)
         assert game.moves.order_by("-ply").first().by_computer
     wait = reverse("games:wait", args=[game.public_id])
     poll = client.get(wait, {"version": 0}, headers={"HX-Request": "true"})
     assert poll.status_code == 200
+
+
+def thinking_game() -> Game:
+    """A game whose computer thinks for seconds: its commit starts the job."""
+    from dotsboxes.games import services
+    from dotsboxes.games.models import Side
+    from tests.games.conftest import ALICE
+    from tests.games.test_computer import SLOW
+
+    game = services.game_create(
+        actor=ALICE,
+        mode=Game.Mode.COMPUTER,
+        start_key=SLOW,
+        computer_side=Side.BLUE,
+        computer_level="master",
+    )
+    game.refresh_from_db()
+    return game
+
+
+def test_a_position_claimed_in_the_database_is_not_started_again_when_redis_returns(
+    settings, own_redis
+):
+    # The claim taken in the database during the outage was invisible to the cache:
+    # once Redis was back, the next page poll started a second job on the same
+    # position, and the first job's database lease was no longer renewed.
+    from dotsboxes.games import computer
+
+    settings.CACHES = redis_cache(own_redis.url)
+    own_redis.stop()
+    game = thinking_game()
+    own_redis.start()  # back, and empty, while the job thinks
+    assert not game.moves.exists(), "the engine answered at once: use a slower position"
+    assert computer.ensure(game, game.board()) is None
+    assert computer.start(game) is None
+    wait_for(lambda: game.moves.exists(), timeout=30)
+    assert game.moves.count() == 1
+
+
+def test_a_position_claimed_in_redis_is_not_started_again_when_redis_goes_down(settings, own_redis):
+    # The other way round: the claim was in Redis when it went down (and a killed
+    # Redis forgets it); the next poll took a database lease for the same position.
+    from dotsboxes.games import computer
+
+    settings.CACHES = redis_cache(own_redis.url)
+    game = thinking_game()
+    own_redis.stop()
+    assert not game.moves.exists(), "the engine answered at once: use a slower position"
+    assert computer.ensure(game, game.board()) is None
+    wait_for(lambda: game.moves.exists(), timeout=30)
+    assert game.moves.count() == 1
+
+
+def test_a_database_claim_of_another_server_stands_once_redis_is_back(settings, own_redis):
+    from django.core.cache import cache
+
+    from dotsboxes.games import computer, services
+    from dotsboxes.games.models import Side
+    from tests.games.conftest import ALICE, play
+
+    settings.CACHES = redis_cache(own_redis.url)
+    game = services.game_create(
+        actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
+    )
+    # During the outage another server claimed the computer's reply in the database
+    # and still renews it; Redis is back (and knows nothing of it).
+    key = computer.claim_key(game.public_id, game.version + 1)
+    assert acquire(key, 30)
+    game = play(game, "a1-b1")  # its commit asks for the computer
+    assert computer.ensure(game, game.board()) is None
+    assert cache.get(key) is None  # this server took no claim in Redis either
+    assert game.moves.count() == 1
+    release(key)  # that server's job ended (or it died and the lease lapsed)
+    wait_for(lambda: computer.ensure(game, game.board()))
+    wait_for(lambda: game.moves.count() == 2)
 
 
 @pytest.fixture
