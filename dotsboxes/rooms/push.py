@@ -79,8 +79,8 @@ def render_move(room: Room, change: GameChanged, sockets: list | None = None) ->
     the clocks (of the seat that moved and the seat to move, in a timed room), the
     words of the status sentence (swapped into its live region, so screen readers
     read every move), the log's new edges (appended to a turn that goes on, or new
-    turns), and the actions only when they change (the offers an edge withdraws, the
-    abort button that goes once both have played).  Whose turn it is travels on
+    turns), and of the actions only what changes: a withdrawn offer goes and its
+    button comes back, and the abort button goes once both have played.  Whose turn it is travels on
     the version marker, which ``rooms.js`` copies to the board and the seats.
     Everything else on the page (earlier edges, names, presence, chat, spectators)
     stays as it was; a page that missed a version re-fetches the whole room instead
@@ -122,8 +122,9 @@ def render_move(room: Room, change: GameChanged, sockets: list | None = None) ->
         "added": [t for s, t in touched if s.start >= first_new],
         "scores": [seat for seat in view.seats if seat.side in claimed],
         "clocks": [seat for seat in view.seats if seat.side in clocked],
-        # The offers this edge withdrew; the abort button, gone once both have played.
-        "actions": getattr(room, "offers_withdrawn", False),
+        # The offers this edge withdrew (their buttons come back); the abort button,
+        # gone once both have played.
+        "withdrawn": getattr(room, "offers_withdrawn", ()),
         "abort_gone": not view.can_abort and len(spans) <= 3 and _could_abort(board, change),
     }
     # The partials' indentation is a third of the bytes: a run of white space shows as

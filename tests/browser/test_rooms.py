@@ -258,6 +258,9 @@ SNAPSHOT = """() => {
     log: q("#room-log li").map((li) => norm(li.textContent)),
     logHtml: q("#room-log li").map((li) => norm(li.outerHTML.replace(/>\\s+</g, "><"))),
     abort: q("#room-abort").length,
+    // The action forms and offers (their version inputs are set when sent: rooms.js).
+    actions: q("#room-actions form, #room-actions .offer").map((e) =>
+      e.getAttribute("action") || e.id),
   };
 }"""
 
@@ -283,7 +286,17 @@ def test_pushed_moves_leave_every_page_as_a_fresh_load_would_show_it(site, brows
     take_seat(bob, link, "Bob")
     carol.goto(link)
     expect(carol.locator("#conn")).to_have_text("Connected")
-    play_some({"blue": alice, "red": bob}, 16, 7, carol)
+    play_some({"blue": alice, "red": bob}, 15, 7, carol)
+    # The player who waits offers a draw; the mover's next edge withdraws it, and its
+    # push takes the offer away and puts the button back, alone.
+    waiting = bob if alice.locator("#room-board").get_attribute("data-turn") == "blue" else alice
+    waiting.get_by_role("button", name="Offer a draw").click()
+    for page in (alice, bob, carol):
+        expect(page.locator("#room-offer-draw")).to_have_count(1)
+    play_some({"blue": alice, "red": bob}, 1, 8, carol)
+    for page in (alice, bob, carol):
+        expect(page.locator("#room-offer-draw")).to_have_count(0)
+    expect(waiting.get_by_role("button", name="Offer a draw")).to_be_visible()
     seen = {name: page.evaluate(SNAPSHOT) for name, page in (("a", alice), ("c", carol))}
     assert seen["c"]["boxes"], "the moves claimed no box: pick another seed"
     assert seen["c"]["clocks"] and any("," in line for line in seen["c"]["log"])

@@ -78,3 +78,19 @@ def test_an_edge_that_keeps_the_turn_appends_to_its_log_line(transactional_db, a
         assert 'id="room-turn-' not in html.split('.edges">')[1].split("</i>")[0]
         assert "room-players" not in html
         assert 'hx-swap-oob="innerHTML:#room-status"' in html
+
+
+def test_an_edge_that_withdraws_an_offer_pushes_only_its_button_back(transactional_db, alice, bob):
+    room = open_room(alice, width=5, height=5, timer=30)
+    join(bob, room)
+    play_random(room, alice, bob, 6, seed=3)
+    room.game.refresh_from_db()
+    board = room.game.board()
+    mover, waiting = (alice, bob) if board.turn.name == "BLUE" else (bob, alice)
+    assert act(waiting, room, "offer", "draw").status_code == 200
+    html = act(mover, room, "move", edge=str(board.legal_moves[0])).content.decode()
+    assert '<i id="room-offer-draw" hx-swap-oob="delete"></i>' in html
+    assert 'id="room-ask-draw" hx-swap-oob="true"' in html and "Offer a draw" in html
+    # Not the whole actions block (1.1 KB): the other buttons stay as they were.
+    assert "room-actions" not in html and "Resign" not in html
+    assert len(html.encode()) <= 1500
