@@ -41,7 +41,7 @@ from dotsboxes.rules import Board, Edge
 
 from .board import move_oob
 from .models import Room
-from .presenters import lobby_rooms, open_sockets, room_view
+from .presenters import LogTurn, lobby_rooms, open_sockets, room_view
 
 logger = logging.getLogger(__name__)
 _SPACE = re.compile(r"\s*\n\s*")
@@ -75,12 +75,16 @@ def render_room(
 def render_move(room: Room, change: GameChanged, sockets: list | None = None) -> str:
     """The lean push of an edge in a game that goes on: only what the edge changed.
 
-    Its edges, boxes and targets, the last turn's halo, the scores and clock
-    (players), the status sentence (read out by screen readers), the turns of the
-    log it touched, and the actions only when they change (the offers an edge
-    withdraws, the abort button that goes once both have played).  Everything
-    else on the page (earlier edges, chat, spectators) stays as it was; a page
-    that missed a version re-fetches the whole room instead (``rooms.js``)."""
+    Its edges, boxes and targets, the last turn's halo, the scores that changed,
+    the clocks (of the seat that moved and the seat to move, in a timed room), the
+    words of the status sentence (swapped into its live region, so screen readers
+    read every move), the log's new edges (appended to a turn that goes on, or new
+    turns), and of the actions only what changes: a withdrawn offer goes and its
+    button comes back, and the abort button goes once both have played.  Whose turn it is travels on
+    the version marker, which ``rooms.js`` copies to the board and the seats.
+    Everything else on the page (earlier edges, names, presence, chat, spectators)
+    stays as it was; a page that missed a version re-fetches the whole room instead
+    (``rooms.js``)."""
     view = room_view(room, messages=False, sockets=sockets)
     board, spans = view.board, view.spans
     first_new = len(board.move_stack) - len(change.drawn)
@@ -93,16 +97,34 @@ def render_move(room: Room, change: GameChanged, sockets: list | None = None) ->
         continued=last.start < first_new,
     )
     touched = [(s, t) for s, t in zip(spans, view.turns, strict=True) if s.stop > first_new]
+    replaced, appended = [], None
+    if touched and touched[0][0].start < first_new:  # the edge went on a turn already shown
+        span, turn = touched[0]
+        computer = room.game.computer_flags()
+        if turn.by_computer == any(computer[span.start : first_new]):
+            # Only its new edges: the turn's line may be long late in a game.
+            new = board.move_stack[first_new : span.stop]
+            appended = LogTurn(turn.number, turn.side, [str(e) for e in new], turn.by_computer)
+        else:  # the computer took over mid-turn: the line gains its mark
+            replaced = [turn]
+    movers = {d.side.value for d in change.drawn}
+    claimed = {d.side.value for d in change.drawn if d.claimed}
+    # The clock moves to the seat to move and restarts on every edge.
+    clocked = (movers | {view.to_move}) if room.timer_seconds else set()
     context = {
         "v": view,
         "kind": "game",
         "oob": True,
         "board_oob": mark_safe(board_oob),  # built from edges and numbers only
         "whole_log": first_new == 0,
-        "replaced": [t for s, t in touched if s.start < first_new],
+        "replaced": replaced,
+        "appended": appended,
         "added": [t for s, t in touched if s.start >= first_new],
-        # The offers this edge withdrew; the abort button, gone once both have played.
-        "actions": getattr(room, "offers_withdrawn", False),
+        "scores": [seat for seat in view.seats if seat.side in claimed],
+        "clocks": [seat for seat in view.seats if seat.side in clocked],
+        # The offers this edge withdrew (their buttons come back); the abort button,
+        # gone once both have played.
+        "withdrawn": getattr(room, "offers_withdrawn", ()),
         "abort_gone": not view.can_abort and len(spans) <= 3 and _could_abort(board, change),
     }
     # The partials' indentation is a third of the bytes: a run of white space shows as

@@ -241,8 +241,8 @@ def draw_for_side_to_move(
     drawn = games.draw_edges(game, edges, by_computer=by_computer)
     board = game.board()
     room.to_move = Side.of(board.turn).value
-    # The push of this edge re-sends the offers only when it withdrew one.
-    room.offers_withdrawn = bool(room.draw_offer or room.takeback_offer)
+    # The push of this edge withdraws these offers on the page (and nothing else of the actions).
+    room.offers_withdrawn = tuple(k for k in ("draw", "takeback") if getattr(room, f"{k}_offer"))
     room.draw_offer = room.takeback_offer = ""
     if game.status != Game.Status.ACTIVE:
         _game_over(room)

@@ -86,13 +86,19 @@
   });
 
   // Server time, so countdowns agree with the server's deadline; whose turn it is, for
-  // the board (a push sends it with the version, not with the whole board).
+  // the board and the seats (a move's push sends it with the version, not with the
+  // whole board and players).  A push that changes more (the game's end, a seat taken)
+  // sends the players whole, after the marker, so an empty turn leaves them alone.
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     if (!evt.detail.target || evt.detail.target.id !== "room-sync") return;
     noteServerTime();
     var board = document.getElementById("room-board");
     var turn = syncEl().dataset.turn;
     if (board && turn !== undefined) board.dataset.turn = turn;
+    if (!turn) return;
+    document.querySelectorAll("#room-players .seat").forEach(function (seat) {
+      seat.classList.toggle("to-move", seat.dataset.side === turn);
+    });
   });
   function noteServerTime() {
     var s = syncEl();

@@ -32,12 +32,13 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"rooms-{name}.png"), full_page=True)
 
 
-def open_room(page: Page, site: str, name: str = "Alice", size: str = "2") -> str:
+def open_room(page: Page, site: str, name: str = "Alice", size: str = "2", timer: str = "0") -> str:
     page.goto(site + "/rooms/")
     page.get_by_label("Your display name").fill(name)
     page.get_by_label("Blue (moves first)").check()
     page.get_by_label("Width (boxes)").select_option(size)
     page.get_by_label("Height (boxes)").select_option(size)
+    page.get_by_label("Turn timer").select_option(timer)
     page.get_by_role("button", name="Open the room").click()
     expect(page.locator("#conn")).to_have_text("Connected")
     return page.get_by_label("Invite link").input_value()
@@ -244,9 +245,22 @@ SNAPSHOT = """() => {
     targets: q("#room-board .edge-target").map((t) => t.dataset.edge).sort(),
     scores: q(".seat-score").map((s) => s.textContent + " " + s.getAttribute("aria-label")),
     toMove: q(".seat.to-move").map((s) => s.dataset.side),
+    // The seats as drawn, but for the countdown's seconds, which tick on their own.
+    seats: q("#room-players .seat").map((s) => {
+      const c = s.cloneNode(true);
+      c.querySelectorAll(".secs").forEach((e) => { e.textContent = ""; });
+      c.querySelectorAll(".urgent").forEach((e) => e.classList.remove("urgent"));
+      return norm(c.outerHTML.replace(/>\\s+</g, "><"));
+    }),
+    clocks: q("#room-players [data-deadline]").map((e) => e.closest(".seat").dataset.side
+      + " " + e.dataset.deadline),
     status: norm(document.getElementById("room-status").textContent),
     log: q("#room-log li").map((li) => norm(li.textContent)),
+    logHtml: q("#room-log li").map((li) => norm(li.outerHTML.replace(/>\\s+</g, "><"))),
     abort: q("#room-abort").length,
+    // The action forms and offers (their version inputs are set when sent: rooms.js).
+    actions: q("#room-actions form, #room-actions .offer").map((e) =>
+      e.getAttribute("action") || e.id),
   };
 }"""
 
@@ -266,13 +280,26 @@ def play_some(pages: dict[str, Page], moves: int, seed: int, *watchers: Page) ->
 
 def test_pushed_moves_leave_every_page_as_a_fresh_load_would_show_it(site, browser):
     alice, bob, carol = (browser.new_context().new_page() for _ in range(3))
-    link = open_room(alice, site, size="3")
+    # Timed: a move's push swaps the scores and clocks alone, and the seats' to-move
+    # class comes from the version marker, so the seats are compared whole.
+    link = open_room(alice, site, size="3", timer="60")
     take_seat(bob, link, "Bob")
     carol.goto(link)
     expect(carol.locator("#conn")).to_have_text("Connected")
-    play_some({"blue": alice, "red": bob}, 16, 7, carol)
+    play_some({"blue": alice, "red": bob}, 15, 7, carol)
+    # The player who waits offers a draw; the mover's next edge withdraws it, and its
+    # push takes the offer away and puts the button back, alone.
+    waiting = bob if alice.locator("#room-board").get_attribute("data-turn") == "blue" else alice
+    waiting.get_by_role("button", name="Offer a draw").click()
+    for page in (alice, bob, carol):
+        expect(page.locator("#room-offer-draw")).to_have_count(1)
+    play_some({"blue": alice, "red": bob}, 1, 8, carol)
+    for page in (alice, bob, carol):
+        expect(page.locator("#room-offer-draw")).to_have_count(0)
+    expect(waiting.get_by_role("button", name="Offer a draw")).to_be_visible()
     seen = {name: page.evaluate(SNAPSHOT) for name, page in (("a", alice), ("c", carol))}
     assert seen["c"]["boxes"], "the moves claimed no box: pick another seed"
+    assert seen["c"]["clocks"] and any("," in line for line in seen["c"]["log"])
     assert seen["c"]["abort"] == 0  # both have played: the abort button went with a push
     shot(carol, "lean-pushes-spectator")
     for name, page in (("a", alice), ("c", carol)):
