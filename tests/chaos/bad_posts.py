@@ -843,6 +843,13 @@ async def account_cases(
         Case("mail without an address", carol, prefs, {"email": "on"}, "form", htmx=False),
         Case("bad address", carol, prefs, {"email": "on", "address": "x@"}, "form", htmx=False),
     ]
+    # Vacation days: an unticked box switches their automatic use off.
+    vacation = "/notifications/vacation"
+    cases += forged(carol, alice, vacation, {}, htmx=False)
+    cases += [
+        Case("signed out", anon, vacation, {}, "login", htmx=False),
+        Case("duplicate (no change)", carol, vacation, {}, "same", htmx=False, first=True),
+    ]
     # Reports: anyone reports; the staff resolve and reopen.
     new_report = f"/reports/new/?game={game_id}"
     report = {"category": "rules", "text": "The box was not given."}

@@ -391,6 +391,7 @@ async def set_up(base: str) -> tuple[list[Player], list[str], dict]:
         "/language/",
         "/notifications/",
         "/notifications/read",
+        "/notifications/vacation",
         "/reports/1/reopen/",
         f"/analysis/game/{computer_id}/request",
         f"/learn/practice/{slug[1] if slug else 'x'}/",
