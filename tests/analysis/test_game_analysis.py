@@ -52,6 +52,9 @@ def test_requesting_an_analysis_stores_it_and_the_replay_shows_graph_and_marks(c
     # The best edge at the current position is drawn as a ghost (dashed violet) edge.
     ghosts = re.findall(r'class="edge highlight" data-edge="([a-z0-9-]+)"', page)
     assert sorted(ghosts) == sorted(best)
+    # ... and named in the panel, each name kept on one line ("c3-" / "c4" never).
+    best_line = re.search(r'<p class="best-line">.*?</p>', page, re.S)[0]
+    assert re.findall(r'<span class="edge-name">([a-z0-9-]+)</span>', best_line) == best
     marked = [e for e in entries if e["mark"]]
     for e in marked:
         assert f"Edge {e['ply']}: {e['edge']}" in page
