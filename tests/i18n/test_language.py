@@ -218,7 +218,8 @@ def test_a_game_against_the_computer_has_its_analysis_in_chinese():
     assert '<th scope="row">你</th>' in html and '<th scope="row">电脑（休闲）</th>' in html
     assert english_words(html) == []
     # A marked edge's note is one Chinese phrase: full-width brackets and comma.
-    assert re.findall(r"（\d+ 格(?:，估计)?）", html) and "格, " not in html
+    assert re.findall(r"欠准 （\d+ 格(?:，估计)?）", html)
+    assert not re.search(r"\(\d+ 格", html) and "格, " not in html
     # Learning from the game: an edge it never had is refused in the reader's language.
     missing = client.get(f"/learn/from-game/{game.public_id}/99/", **ZH)
     assert missing.status_code == 404 and "这局棋里没有这条边。" in missing.content.decode()
