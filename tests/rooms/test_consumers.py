@@ -7,6 +7,7 @@ import functools
 import os
 import re
 import uuid
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -36,9 +37,35 @@ def own_loop(test):
     @functools.wraps(test)
     def run(*args, **kwargs):
         with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, test(*args, **kwargs)).result()
+            return pool.submit(_run_and_close, test(*args, **kwargs)).result()
 
     return run
+
+
+def _run_and_close(coro, *, grace: float = 10.0):
+    """``asyncio.run`` with a bounded teardown.
+
+    ``asyncio.run`` cancels the tasks a test leaves behind and then waits for them
+    without a limit.  channels-redis's list layer cleans up a cancelled ``receive``
+    by awaiting Redis again, and once in a few hundred runs that cleanup never ended:
+    the whole suite hung after a passing test (seen in a full CI run and in a rooms
+    run).  Here the leftovers get ``grace`` seconds; any still running are named in a
+    warning and the loop is closed anyway.
+    """
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(coro)
+    finally:
+        tasks = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            _done, stuck = loop.run_until_complete(asyncio.wait(tasks, timeout=grace))
+            if stuck:
+                warnings.warn(f"tasks left running at the test's end: {stuck!r}", stacklevel=1)
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.run_until_complete(loop.shutdown_default_executor())
+        loop.close()
 
 
 def _redis_up() -> bool:
@@ -266,6 +293,7 @@ async def test_a_foreign_origin_is_refused_at_the_handshake(layer, players):
         )
         == 0
     )
+    await asyncio.wait_for(ws.disconnect(), 10)  # the refusing app stops with its channel
 
 
 @own_loop
