@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
@@ -56,6 +57,18 @@ def act(client: Client, room: Room, name: str, *args: str, htmx: bool = True, **
     return client.post(
         reverse(f"rooms:{name}", args=[room.game.public_id, *args]), data, headers=headers
     )
+
+
+def fresh(room: Room) -> Room:
+    """The room and its game as stored now."""
+    return Room.objects.select_related("game").get(pk=room.pk)
+
+
+def signed_in(name: str) -> Client:
+    """A browser signed in as a new account ``name``."""
+    client = Client()
+    client.force_login(get_user_model().objects.create_user(name))
+    return client
 
 
 @pytest.fixture

@@ -15,11 +15,7 @@ from dotsboxes.rooms import presence, ticker
 from dotsboxes.rooms.identity import viewer_from_scope
 from dotsboxes.rooms.models import Connection, Message, Room, ServerBeat
 from dotsboxes.rooms.presenters import line_text
-from tests.rooms.conftest import act, join, open_room
-
-
-def fresh(room: Room) -> Room:
-    return Room.objects.select_related("game").get(pk=room.pk)
+from tests.rooms.conftest import act, fresh, join, open_room
 
 
 @pytest.fixture

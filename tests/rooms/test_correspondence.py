@@ -6,7 +6,6 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
@@ -16,7 +15,7 @@ from dotsboxes.games.models import Game
 from dotsboxes.rooms import presence, ticker
 from dotsboxes.rooms.models import Connection, Room
 from dotsboxes.rooms.presenters import line_text
-from tests.rooms.conftest import act, join, open_room
+from tests.rooms.conftest import act, fresh, join, open_room, signed_in
 
 DAY = timedelta(days=1)
 
@@ -26,16 +25,6 @@ def _movable_clock(settings, tmp_path):
     settings.CLOCK_OFFSET_FILE = str(tmp_path / "clock-offset")
     # Plain loss on time; vacation days that postpone it are tested in test_vacation.py.
     settings.VACATION_DAYS_PER_YEAR = 0
-
-
-def signed_in(name: str) -> Client:
-    client = Client()
-    client.force_login(get_user_model().objects.create_user(name))
-    return client
-
-
-def fresh(room: Room) -> Room:
-    return Room.objects.select_related("game").get(pk=room.pk)
 
 
 @pytest.fixture

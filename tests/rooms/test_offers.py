@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from dotsboxes.games.models import Game
 from dotsboxes.rooms.models import Room
-from tests.rooms.conftest import act, join, open_room
+from tests.rooms.conftest import act, fresh, join, open_room
 
 
 def moves(room: Room) -> list[str]:
     return list(room.game.moves.order_by("ply").values_list("edge", flat=True))
-
-
-def fresh(room: Room) -> Room:
-    return Room.objects.select_related("game").get(pk=room.pk)
 
 
 def test_resigning_gives_the_game_to_the_opponent(room, bob):

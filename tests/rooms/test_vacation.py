@@ -17,7 +17,7 @@ from dotsboxes.api.models import BotAccount
 from dotsboxes.rooms import ticker, vacation
 from dotsboxes.rooms.models import Room, VacationChoice, VacationDay
 from dotsboxes.rooms.presenters import line_text
-from tests.rooms.conftest import act, join, open_room
+from tests.rooms.conftest import act, fresh, join, open_room, signed_in
 
 DAY = timedelta(days=1)
 
@@ -26,16 +26,6 @@ DAY = timedelta(days=1)
 def _movable_clock(settings, tmp_path):
     settings.CLOCK_OFFSET_FILE = str(tmp_path / "clock-offset")
     settings.VACATION_DAYS_PER_YEAR = 14
-
-
-def signed_in(name: str) -> Client:
-    client = Client()
-    client.force_login(get_user_model().objects.create_user(name))
-    return client
-
-
-def fresh(room: Room) -> Room:
-    return Room.objects.select_related("game").get(pk=room.pk)
 
 
 def bobs_turn(alice: Client, bob: Client) -> Room:
