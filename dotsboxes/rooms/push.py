@@ -196,7 +196,10 @@ def _send_in_each_language(group: str, render, languages=None) -> dict[str, str]
 
 
 # The last "game" push rendered in this thread, so the request that caused it can
-# answer with the same fragments instead of rendering them a second time.
+# answer with the same fragments instead of rendering them a second time.  Keyed by
+# the game's public id, never the room's database id: SQLite gives a rolled-back
+# room's id to the next room, and a request then answered with that other room's
+# fragments at the same version (a test that met the earlier test's push failed).
 _last = threading.local()
 
 
@@ -211,13 +214,13 @@ def send_room(room_id: int, kind: str = "game") -> None:
             _push_languages(room, sockets),
         )
         if kind == "game":
-            _last.render = (room_id, room.game.version, rendered)
+            _last.render = (room.game.public_id, room.game.version, rendered)
 
 
 def rendered_for(room: object) -> str:
     """The room's fragments: the push just sent from this thread if it is current."""
     last = getattr(_last, "render", None)
-    if last is not None and last[0] == room.pk and last[1] == room.game.version:
+    if last is not None and last[0] == room.game.public_id and last[1] == room.game.version:
         html = last[2].get(translation.get_language())
         if html is not None:
             return html
@@ -277,6 +280,6 @@ def on_game_changed(sender: object, *, change: GameChanged, **kwargs: object) ->
     else:
         render = partial(render_room, room, sockets=sockets)
     rendered = _send_in_each_language(room.group, render, _push_languages(room, sockets))
-    _last.render = (room.pk, change.version, rendered)
+    _last.render = (game.public_id, change.version, rendered)
     if change.event == "seated" or (not change.active and change.event in _ENDINGS):
         send_lobby()
