@@ -109,6 +109,19 @@ def test_a_move_response_carries_the_new_version_and_board(room, alice):
     assert 'data-edge="a1-b1"' in html and 'id="room-board"' in html
 
 
+def test_a_move_is_never_answered_with_the_push_of_a_former_room_with_the_same_id(room, alice):
+    # The request answers with the push its own commit rendered in this thread.  SQLite
+    # gives a rolled-back room's database id to the next room, so a push left in the
+    # thread by a former room with this id, at the version this move reaches, must
+    # not be taken for this room's.
+    from dotsboxes.rooms import push
+
+    stale = "<p>a former room's push</p>"
+    push._last.render = (room.pk, room.game.version + 1, {"en": stale, "en-us": stale})
+    html = act(alice, room, "move", edge="a1-b1").content.decode()
+    assert stale not in html and 'data-edge="a1-b1"' in html
+
+
 def test_a_plain_form_post_redirects_back_to_the_room(room, alice):
     response = act(alice, room, "move", edge="a1-b1", htmx=False)
     assert response.status_code == 302 and response["Location"] == room.get_absolute_url()
