@@ -2,10 +2,15 @@
 
 Pure (no Django): the web app runs these in the engine's pool.  Two passes:
 
-* :func:`quick` answers within about a second on 5 x 5: each edge is valued
-  by a short search of the position it leads to (estimates); with 36 edges
-  or fewer left the solver gets half the time first (if it settles every
-  edge that fast, the values are exact).  Searches end at the deadline.
+* :func:`quick` answers within about a second on 5 x 5.  The solver goes
+  first where its model (:func:`players._solver_reach`: the nodes it needs
+  grow about 1.6 times per safe edge) says it settles the position within
+  :data:`QUICK_SOLVER_NODES`, and with 36 edges or fewer left it gets half the
+  time anyway; if it settles, every value is exact.  Otherwise each edge is
+  valued by a short search of the position it leads to (estimates): always
+  at least one finished iteration, never a default, since a search's first
+  guess can be sign-wrong (the empty 3 x 3 board searched says +3 for every
+  edge; the solver proves -3 in about a second).
 * :func:`deep` spends up to ``budget`` seconds: the solver values every edge
   exactly (:func:`solver.move_values`, one shared table); if it cannot, each
   edge's position is tried on its own and the rest keep a longer search's
@@ -25,6 +30,7 @@ from dotsboxes.rules import Board, Edge
 from . import search as _search
 from . import solver as _solver
 from .analysis import analyse, describe
+from .players import _is_safe, _solver_reach
 
 #: Search nodes per edge in the quick pass, and in the deep pass's estimates.
 QUICK_NODES = 150
@@ -33,6 +39,11 @@ DEEP_NODES = 1_500
 #: :data:`QUICK_SOLVER_EDGES` edges are left).
 QUICK_SECONDS = 0.8
 QUICK_SOLVER_EDGES = 36
+#: Solver nodes the quick pass spends where the model says they settle the
+#: position (about 2 s in Python; the empty 3 x 3 board takes 127,000), and a
+#: safety net in seconds for an overloaded machine.
+QUICK_SOLVER_NODES = 150_000
+QUICK_SOLVER_SAFETY = 10.0
 #: Solver nodes per step of an exact principal variation.
 PV_SOLVER_NODES = 20_000
 #: Longest principal variation shown (edges).
@@ -44,17 +55,30 @@ def _child_value(board: Board, edge: Edge, value_after: int) -> int:
     return claimed + value_after if claimed else -value_after
 
 
-def _estimate_edge(board: Board, edge: Edge, nodes: int, deadline: float | None = None) -> int:
+def _estimate_edge(board: Board, edge: Edge, nodes: int) -> int:
     board.push(edge)
     try:
-        after = (
-            0
-            if board.is_over()
-            else _search.search(board, max_nodes=nodes, deadline=deadline).value
-        )
+        after = _search_value(board, nodes)
     finally:
         board.pop()
     return _child_value(board, edge, after)
+
+
+def _search_value(board: Board, nodes: int) -> int:
+    """The search's value of ``board`` for the side to move, from a finished iteration.
+
+    Node-limited only (the same answer on any machine).  The search answers 0
+    without searching when it found no iteration's worth of nodes or has only
+    one move to offer: then it gets more nodes, or the lone move is played.
+    """
+    if board.is_over():
+        return 0
+    result = _search.search(board, max_nodes=nodes)
+    if result.depth or result.exact:
+        return result.value
+    if len(_search.root_moves(board)) == 1:
+        return _estimate_edge(board, result.edge, nodes)
+    return _search_value(board, nodes * 2)
 
 
 def _result(
@@ -106,17 +130,36 @@ def _principal_variation(
 
 
 def quick(key: str, *, budget: float = QUICK_SECONDS) -> dict:
-    """First values for every undrawn edge of the position ``key`` within about ``budget`` s."""
+    """First values for every undrawn edge of the position ``key``.
+
+    Within about ``budget`` s, or about 2 s where the solver's model says it
+    settles the position in :data:`QUICK_SOLVER_NODES`.
+    """
     board = Board.from_key(key)
     if board.is_over():
         return _result(board, {}, {}, "quick")
+    values = _solved(board, budget)
     deadline = time.perf_counter() + budget
-    if len(board.legal_moves) <= QUICK_SOLVER_EDGES:
-        values = _solver.move_values(board, budget=budget * 0.5)
-        if values is not None:
-            return _result(board, values, dict.fromkeys(values, True), "quick", deadline)
-    values = {e: _estimate_edge(board, e, QUICK_NODES, deadline) for e in board.legal_moves}
+    if values is not None:
+        return _result(board, values, dict.fromkeys(values, True), "quick", deadline)
+    values = {e: _estimate_edge(board, e, QUICK_NODES) for e in board.legal_moves}
     return _result(board, values, dict.fromkeys(values, False), "quick", deadline)
+
+
+def _solved(board: Board, budget: float) -> dict[Edge, int] | None:
+    """Every edge's exact value if the solver settles them within the quick pass."""
+    safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+    if _solver_reach(safe, QUICK_SOLVER_NODES):
+        # Node-limited: whether the quick pass is exact does not depend on the load.
+        solution = _solver.solve(board, max_nodes=QUICK_SOLVER_NODES, budget=QUICK_SOLVER_SAFETY)
+        if solution is not None:
+            # The table now holds the position: valuing each edge is a look-up or little more.
+            values = _solver.move_values(board, budget=max(budget, 0.5))
+            if values is not None:
+                return values
+    if len(board.legal_moves) <= QUICK_SOLVER_EDGES:
+        return _solver.move_values(board, budget=budget * 0.5)
+    return None
 
 
 def deep(key: str, *, budget: float = 5.0) -> dict:
@@ -146,5 +189,7 @@ def deep(key: str, *, budget: float = 5.0) -> dict:
         if after is not None:
             values[edge], exact[edge] = _child_value(board, edge, after), True
         else:
-            values[edge], exact[edge] = _estimate_edge(board, edge, DEEP_NODES, deadline), False
+            # Past the deadline the quick pass's short searches: still estimates, never defaults.
+            nodes = DEEP_NODES if time.perf_counter() < deadline else QUICK_NODES
+            values[edge], exact[edge] = _estimate_edge(board, edge, nodes), False
     return _result(board, values, exact, "deep", deadline)
