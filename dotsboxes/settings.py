@@ -328,6 +328,8 @@ STATIC_URL = "static/"
 # Where collectstatic writes (env: two test servers collecting at once each need their own).
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files served at the site root by WhiteNoise: /favicon.ico, which every browser asks for.
+WHITENOISE_ROOT = BASE_DIR / "static" / "root"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -76,3 +76,13 @@ def test_production_refuses_to_start_without_a_secret_key():
     )
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_the_favicon_is_served_at_the_site_root(db, client):
+    # Every browser asks for /favicon.ico; it was a 404 (issue 23).
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200
+    assert response["Content-Type"] in ("image/x-icon", "image/vnd.microsoft.icon")
+    body = b"".join(response.streaming_content)
+    assert body[:4] == b"\x00\x00\x01\x00"  # an ICO file's header
+    assert b"PNG" in body[:64]  # its images are PNGs (16, 32 and 48 px)
