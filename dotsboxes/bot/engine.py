@@ -27,8 +27,13 @@ class Engine:
         self.size: tuple[int, int] | None = None
         self.moves: list[str] = []
 
-    def _ask(self, line: str) -> str:
-        """Send one command; return its answer line (``info`` lines are skipped)."""
+    def _ask(self, line: str, expect: str) -> str:
+        """Send one command; return its answer line, the first that starts with ``expect``.
+
+        Every other line is skipped: ``info`` lines, and any line an engine adds
+        that we do not know (the protocol allows both, see
+        :mod:`dotsboxes.engine.protocol`).  ``error …`` raises.
+        """
         assert self.process.stdin and self.process.stdout
         try:
             self.process.stdin.write(line + "\n")
@@ -39,29 +44,28 @@ class Engine:
             answer = self.process.stdout.readline()
             if not answer:
                 raise EngineError(f"the engine stopped after {line!r}")
-            answer = answer.strip()
-            if not answer or answer.startswith("info"):
-                continue
-            if answer.startswith("error"):
-                raise EngineError(f"{line!r}: {answer}")
-            return answer
+            word = answer.split(maxsplit=1)[0] if answer.strip() else ""
+            if word == "error":
+                raise EngineError(f"{line!r}: {answer.strip()}")
+            if word == expect:
+                return answer.strip()
 
     def sync(self, width: int, height: int, moves: list[str]) -> None:
         """Bring the engine's board to ``moves`` on a ``width`` x ``height`` board."""
         same_start = self.size == (width, height) and moves[: len(self.moves)] == self.moves
         if not same_start:  # a new game, or a take-back: start the board again
-            self._ask(f"size {width} {height}")
+            self._ask(f"size {width} {height}", "ok")
             self.size, self.moves = (width, height), []
         new = moves[len(self.moves) :]
         if new:
-            self._ask("play " + " ".join(new))
+            self._ask("play " + " ".join(new), "ok")
             self.moves = list(moves)
 
     def go(self, options: str = "") -> str:
         """The engine's edge for the side to move."""
-        answer = self._ask(f"go {options}".strip())
-        word, _sep, edge = answer.partition(" ")
-        if word != "bestmove" or not edge:
+        answer = self._ask(f"go {options}".strip(), "bestmove")
+        _word, _sep, edge = answer.partition(" ")
+        if not edge.strip():
             raise EngineError(f"expected 'bestmove E', got {answer!r}")
         return edge.strip()
 

@@ -1,4 +1,4 @@
-"""The engine's line protocol: one command per line in, one answer line out.
+"""The engine's line protocol: a command per line in; any info lines, then one answer line.
 
 =====================================  ========================================
 command                                answer
@@ -28,6 +28,15 @@ the only one or every other move was proved worse), the solver and search
 nodes, and the milliseconds it took.  The session keeps the master's tables
 (:class:`players.Game`) from move to move until ``size`` starts a new board:
 the next ``go`` or ``solve`` starts from what the previous ones proved.
+
+**Info lines are part of the protocol.**  Before its answer line a command may
+print any number of lines starting with ``info`` (``go`` at the master level
+and ``solve`` do; other engines may print them for any command).  A client
+reads lines until the one that starts with the answer it expects (``ok``,
+``bestmove``, ``value`` or ``unknown``, or ``error``) and skips every other
+line, ``info`` or not, so that engines may add lines without breaking it
+(:class:`dotsboxes.bot.engine.Engine` does).
+
 Anything malformed,
 or an edge that cannot be drawn, answers ``error <message>`` and leaves the
 position exactly as it was (a ``play`` line is applied entirely or not at all).
