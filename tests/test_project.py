@@ -144,3 +144,19 @@ def test_every_model_change_has_a_migration(tmp_path):
         timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_deploy_guide_names_only_uvicorn_options_that_exist():
+    # docs/DEPLOY.md tells operators which timeouts and limits to set in front of and on
+    # uvicorn (issue 23): every option it names must be one uvicorn's command line has.
+    from uvicorn.main import main as uvicorn_cli
+
+    text = (ROOT / "docs" / "DEPLOY.md").read_text()
+    section = text[text.index("## The proxy in front of uvicorn") :]
+    section = section[: section.index("\n## ", 1)]
+    named = set(re.findall(r"`(--[a-z0-9-]+)", section))
+    known = {opt for param in uvicorn_cli.params for opt in param.opts}
+    assert {"--timeout-keep-alive", "--limit-concurrency"} <= named
+    assert named <= known, named - known
+    for directive in ("client_header_timeout", "client_body_timeout", "proxy_read_timeout"):
+        assert directive in section
