@@ -286,6 +286,10 @@ RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
 RATE_LIMITS: dict[str, tuple[str, str]] = {}
 
 LOGIN_URL = "accounts:login"
+# A password-reset link works once, for a day (Django's token); an email
+# confirmation link (accounts/addresses.py) once, for three days.
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 24 * 3600)
+EMAIL_CONFIRM_SECONDS = env_int("EMAIL_CONFIRM_SECONDS", 3 * 24 * 3600)
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 AUTH_PASSWORD_VALIDATORS = [

@@ -66,6 +66,14 @@ DEFAULT_RATES = {
     "api_challenge": ("20/10m", "60/10m"),
     "api_stream": ("30/m", "120/m"),
     "api_token": ("10/h", "30/h"),  # tokens made on the profile page
+    # Account settings: every try counts (each checks a password or sends mail).
+    "password_change": ("10/h", "30/h"),
+    "email": ("5/h", "20/h"),  # address changes and new confirmation links
+    "email_confirm": ("10/h", "30/h"),
+    # Reset mails: per person, per network address, and per mail address ("mail:").
+    "password_reset": ("5/h", "20/h"),
+    "account_close": ("5/h", "20/h"),
+    "data_export": ("5/h", "20/h"),
 }
 
 

@@ -1,14 +1,36 @@
-"""Sign-up form: Django's own, plus names that would clash with our pages or each other."""
+"""Account forms: sign-up (Django's own, plus names that would clash with our pages,
+each other or a closed account), sign-in, and the settings page's forms."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    UserCreationForm,
+)
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 #: Paths under /accounts/ that a profile URL (/accounts/<username>/) must not shadow.
-RESERVED_NAMES = {"login", "logout", "signup", "ratings", "admin", "computer", "staff"}
+RESERVED_NAMES = {
+    "login",
+    "logout",
+    "signup",
+    "ratings",
+    "admin",
+    "computer",
+    "staff",
+    "settings",
+    "password",
+    "email",
+    "close",
+    "data",
+}
+#: A closed account is renamed ``closed-<id>``: nobody may sign up with such a name.
+CLOSED_PREFIX = "closed-"
 
 
 class SignupForm(UserCreationForm):
@@ -31,7 +53,13 @@ class SignupForm(UserCreationForm):
         # Django's own check already refuses names that differ only in case
         # (it then returns None, having recorded the error).
         username = super().clean_username()
-        if username and username.lower() in RESERVED_NAMES:
+        from .models import ReservedName
+
+        if username and (
+            username.lower() in RESERVED_NAMES
+            or username.lower().startswith(CLOSED_PREFIX)
+            or ReservedName.holds(username)
+        ):
             raise ValidationError(_("That name is reserved. Please choose another."))
         return username
 
@@ -44,3 +72,63 @@ class SigninForm(AuthenticationForm):
         ),
         "inactive": _("This account is switched off."),
     }
+
+
+class PasswordCheckMixin:
+    """A field for the current password, checked against the account."""
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data.get("password", "")
+        if not self.user.check_password(password):
+            raise ValidationError(_("That is not your current password."), code="password")
+        return password
+
+
+class EmailChangeForm(PasswordCheckMixin, forms.Form):
+    """A new address (empty: no address), with the current password."""
+
+    address = forms.EmailField(label=_("New email address"), required=False, max_length=254)
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+        self.fields["address"].help_text = _(
+            "We mail a link to it; the address is used only after you click it. "
+            "Leave it empty to remove your address."
+        )
+
+
+class PasswordChangeForm(PasswordChangeForm):
+    """Django's, with the hints of the sign-up form."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["new_password1"].help_text = _(
+            "At least 8 characters, not only digits, not a well-known password, "
+            "and not close to your name."
+        )
+        self.fields["new_password2"].label = _("New password again")
+
+
+class VerifiedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, mailing confirmed addresses only.
+
+    An address someone typed but never confirmed may belong to a stranger: a
+    reset link sent there would hand them the account.  Whoever asks sees the
+    same page whatever the address (Django's view redirects to "sent" always).
+    """
+
+    def get_users(self, email: str):
+        from .models import Profile
+
+        verified = set(
+            Profile.objects.filter(
+                email_verified=True, user__email__iexact=email, closed_at__isnull=True
+            ).values_list("user_id", flat=True)
+        )
+        return (user for user in super().get_users(email) if user.pk in verified)

@@ -1,4 +1,6 @@
-"""Ratings: one ``Rating`` per player, one ``RatingChange`` per player per rated game."""
+"""Ratings (one ``Rating`` per player, one ``RatingChange`` per player per rated game),
+a player's ``Profile`` (language, the state of their email address, closing) and the
+names that stay reserved."""
 
 from __future__ import annotations
 
@@ -105,6 +107,34 @@ class Profile(models.Model):
     #: A code from ``settings.LANGUAGES``; empty until the player picks one, and
     #: then the browser's language decides, as for anyone signed out.
     language = models.CharField(max_length=15, blank=True, choices=settings.LANGUAGES)
+    #: The account's address (``User.email``) was confirmed by a click on a signed
+    #: link sent to it.  Only then does the site mail it (notices, password resets).
+    email_verified = models.BooleanField(default=False)
+    #: Goes into every confirmation link and changes when a link is sent, used, or the
+    #: address changes: only the newest link works, and only once (``accounts.email``).
+    email_key = models.CharField(max_length=32, blank=True, default="")
+    #: Set when the player closed the account (``privacy.closing``); the row stays so
+    #: that the closing is on record, every personal field is emptied.
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"{self.user}: {self.language or '-'}"
+
+
+class ReservedName(models.Model):
+    """A name nobody may sign up with any more: the name of a closed account.
+
+    Kept (casefolded, so any spelling is refused) so that nobody can take a closed
+    account's name and pass for its former owner in front of their opponents.
+    """
+
+    name = models.CharField(max_length=150, unique=True)
+    reason = models.CharField(max_length=20, default="closed")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.reason})"
+
+    @classmethod
+    def holds(cls, name: str) -> bool:
+        return cls.objects.filter(name=name.casefold()).exists()

@@ -163,11 +163,15 @@ def warn_deadlines(now: datetime) -> int:
 
 
 def send_mail_due(now: datetime) -> int:
-    """Mail each opted-in player their notices not mailed yet, at most once per
-    ``mail_every()``; returns how many messages were sent."""
+    """Mail each opted-in player with a confirmed address their notices not mailed
+    yet, at most once per ``mail_every()``; returns how many messages were sent."""
     sent = 0
+    # Only to a confirmed address: an address typed but never confirmed may be a stranger's.
     waiting = Notification.objects.filter(
-        emailed_at__isnull=True, read_at__isnull=True, user__notify_prefs__email=True
+        emailed_at__isnull=True,
+        read_at__isnull=True,
+        user__notify_prefs__email=True,
+        user__profile__email_verified=True,
     )
     for user_id in set(waiting.values_list("user_id", flat=True)):
         with transaction.atomic():

@@ -6,10 +6,10 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from dotsboxes import clock
+from dotsboxes.accounts import addresses
 from dotsboxes.rooms import vacation
 from dotsboxes.rooms.models import VacationChoice
 
@@ -18,25 +18,11 @@ from .models import Notification, Preferences
 
 
 class PreferencesForm(forms.ModelForm):
-    """The email setting and the address it goes to (kept on the account)."""
-
-    address = forms.EmailField(label=_("Email address"), required=False)
+    """The email setting; the address is kept, and confirmed, in the account settings."""
 
     class Meta:
         model = Preferences
         fields = ["email"]
-
-    def clean(self) -> dict:
-        data = super().clean()
-        if data.get("email") and not data.get("address"):
-            self.add_error("address", _("Give an email address to get mail."))
-        return data
-
-    def save(self, commit: bool = True) -> Preferences:
-        user = self.instance.user
-        user.email = self.cleaned_data.get("address", "")
-        user.save(update_fields=["email"])
-        return super().save(commit=commit)
 
 
 class VacationForm(forms.ModelForm):
@@ -55,9 +41,7 @@ def _vacation_form(request: HttpRequest, data: dict | None = None) -> VacationFo
 def notifications(request: HttpRequest) -> HttpResponse:
     # Unsaved until the player changes a setting: a visit, or a refused post, stores nothing.
     prefs = Preferences.objects.filter(user=request.user).first() or Preferences(user=request.user)
-    form = PreferencesForm(
-        request.POST or None, instance=prefs, initial={"address": request.user.email}
-    )
+    form = PreferencesForm(request.POST or None, instance=prefs)
     if request.method == "POST" and form.is_valid():
         form.save()
         return redirect("notifications:list")
@@ -66,6 +50,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
         "notices": notices,
         "turns": services.your_turn(request.user.pk),
         "form": form,
+        "email_verified": addresses.is_verified(request.user),
         "now": clock.now(),
         "vacation_form": _vacation_form(request),
         "vacation_left": vacation.days_left(request.user.pk),

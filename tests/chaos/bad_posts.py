@@ -778,6 +778,45 @@ async def game_cases(run: Run, alice: Persona, stranger: Persona) -> list[Case]:
     return cases
 
 
+def settings_cases(alice: Persona, carol: Persona, anon: Persona) -> list[Case]:
+    """The account settings: password, address, its confirmation, password resets."""
+    cases: list[Case] = []
+    password = "/accounts/settings/password"
+    change = {"old_password": PASSWORD, "new_password1": "x-" + PASSWORD}
+    change["new_password2"] = change["new_password1"]
+    cases += forged(carol, alice, password, change, htmx=False)
+    cases += [
+        Case("signed out", anon, password, change, "login", htmx=False),
+        Case("wrong password", carol, password, {**change, "old_password": "no"}, "form"),
+        Case("new ones differ", carol, password, {**change, "new_password2": "y"}, "form"),
+    ]
+    email = "/accounts/settings/email"
+    address = {"address": "carol@example.com", "password": PASSWORD}
+    cases += forged(carol, alice, email, address, htmx=False)
+    cases += [
+        Case("signed out", anon, email, address, "login", htmx=False),
+        Case("bad address", carol, email, {**address, "address": "x@"}, "form", htmx=False),
+        Case("wrong password", carol, email, {**address, "password": "no"}, "form", htmx=False),
+    ]
+    resend = "/accounts/settings/email/resend"
+    cases += forged(carol, alice, resend, {}, htmx=False)
+    cases += [
+        Case("signed out", anon, resend, {}, "login", htmx=False),
+        Case("no address to confirm", carol, resend, {}, "same", htmx=False),
+    ]
+    confirm = "/accounts/email/confirm/MTpjQGV4YW1wbGUuY29tOms:1abc:forged/"
+    cases += forged(anon, alice, confirm, {}, htmx=False)
+    cases += [Case("forged link", anon, confirm, {}, htmx=False)]
+    reset = "/accounts/password/reset/"
+    cases += forged(anon, alice, reset, {"email": "nobody@example.com"}, htmx=False)
+    cases += [Case("bad address", anon, reset, {"email": "x@"}, "form", htmx=False)]
+    set_new = "/accounts/password/reset/MQ/forged-token/"
+    new = {"new_password1": "x-" + PASSWORD, "new_password2": "x-" + PASSWORD}
+    cases += forged(anon, alice, set_new, new, htmx=False)
+    cases += [Case("forged reset link", anon, set_new, new, "form", htmx=False)]
+    return cases
+
+
 async def account_cases(
     run: Run, alice: Persona, carol: Persona, sam: Persona, anon: Persona, game_id: str
 ) -> list[Case]:
@@ -837,12 +876,9 @@ async def account_cases(
         Case("duplicate (no change)", carol, read, {}, "same", htmx=False, first=True),
     ]
     prefs = "/notifications/"
-    cases += forged(carol, alice, prefs, {"email": "on", "address": "c@example.com"}, htmx=False)
-    cases += [
-        Case("signed out", anon, prefs, {"email": "on"}, "login", htmx=False),
-        Case("mail without an address", carol, prefs, {"email": "on"}, "form", htmx=False),
-        Case("bad address", carol, prefs, {"email": "on", "address": "x@"}, "form", htmx=False),
-    ]
+    cases += forged(carol, alice, prefs, {"email": "on"}, htmx=False)
+    cases += [Case("signed out", anon, prefs, {"email": "on"}, "login", htmx=False)]
+    cases += settings_cases(alice, carol, anon)
     # Vacation days: an unticked box switches their automatic use off.
     vacation = "/notifications/vacation"
     cases += forged(carol, alice, vacation, {}, htmx=False)

@@ -28,8 +28,9 @@ def _movable_clock(settings, tmp_path):
     settings.NOTIFY_EVERY_SECONDS = 0  # every clock pass looks (tests drive the clock)
 
 
-def player(name: str) -> tuple[Client, object]:
+def player(name: str, *, verified: bool = True) -> tuple[Client, object]:
     user = get_user_model().objects.create_user(name, email=f"{name}@example.com")
+    Profile.objects.create(user=user, email_verified=verified)
     client = Client()
     client.force_login(user)
     return client, user
@@ -158,18 +159,25 @@ def test_at_one_day_a_move_the_warning_waits_until_six_hours_are_left(db):
     assert Notification.objects.filter(kind="deadline", user=alice_user).count() == 1
 
 
-def test_opting_in_needs_an_address_and_keeps_it_on_the_account(db):
-    bob, bob_user = player("bob")
-    response = bob.post("/notifications/", {"email": "on", "address": ""})
-    assert response.status_code == 400
-    assert "Give an email address to get mail." in response.content.decode()
-    # A refused setting stores nothing (a player has a row once they change a setting).
-    assert not Preferences.objects.filter(user=bob_user).exists()
-    assert bob.get("/notifications/").status_code == 200
-    assert not Preferences.objects.filter(user=bob_user).exists()
-    assert bob.post("/notifications/", {"email": "on", "address": "b@x.org"}).status_code == 302
-    bob_user.refresh_from_db()
-    assert bob_user.email == "b@x.org" and Preferences.objects.get(user=bob_user).email
+def test_an_unconfirmed_address_gets_no_mail_until_its_owner_confirms_it(
+    db, django_capture_on_commit_callbacks
+):
+    alice, _alice_user = player("alice")
+    bob, bob_user = player("bob", verified=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        room = open_room(alice, timer=3 * 86400, width=3, height=3)
+        join(bob, room)
+    # Opting in is kept, but the page says the address waits for confirmation.
+    assert bob.post("/notifications/", {"email": "on"}).status_code == 302
+    assert Preferences.objects.get(user=bob_user).email
+    assert "not confirmed yet" in bob.get("/notifications/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, room, "move", edge="a1-b1")
+    ticker.tick()
+    assert mail.outbox == []
+    Profile.objects.filter(user=bob_user).update(email_verified=True)
+    ticker.tick()
+    assert [m.to for m in mail.outbox] == [["bob@example.com"]]
 
 
 def test_a_turn_already_played_is_not_mailed_later(two, django_capture_on_commit_callbacks):
