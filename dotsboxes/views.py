@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from dotsboxes import clock, jobs
-from dotsboxes.games.presenters import player_name
+from dotsboxes.games.wording import player_name
 from dotsboxes.guide.boards import diagram
 from dotsboxes.notifications import services as notifications
 from dotsboxes.puzzles import services as puzzles

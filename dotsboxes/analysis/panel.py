@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from dotsboxes.engine.annotate import THRESHOLDS
 from dotsboxes.games.models import Game
-from dotsboxes.games.presenters import COLOURS, INK
+from dotsboxes.games.svg import COLOURS, INK
 from dotsboxes.rules import Player
 
 from .models import GameAnalysis
@@ -59,7 +59,7 @@ class Panel:
         return {m["ply"]: m for m in self.marked}
 
     def mark_log(self, log: list[dict]) -> None:
-        """Give each row of a turn log (``games.presenters.replay_log``) its edges' marks."""
+        """Give each row of a turn log (``games.history.replay_log``) its edges' marks."""
         marks = self.marks_by_ply
         for row in log:
             row["marks"] = [marks[s.ply] for s in row["turn"].steps if s.ply in marks]

@@ -32,7 +32,7 @@ from dotsboxes import jobs
 from dotsboxes.engine import annotate
 from dotsboxes.games.events import GameChanged, game_changed
 from dotsboxes.games.models import Game
-from dotsboxes.games.services import Actor
+from dotsboxes.games.seats import Actor
 
 from .models import GameAnalysis
 

@@ -22,9 +22,11 @@ from django.views.decorators.http import require_GET, require_POST
 from dotsboxes import throttle
 from dotsboxes.engine import annotate
 from dotsboxes.games.explain import position_facts
+from dotsboxes.games.history import replay_log, turns
 from dotsboxes.games.identity import actor_for, browser_token
 from dotsboxes.games.models import Game
-from dotsboxes.games.presenters import Tint, board_svg, player_name, replay_log, size_text, turns
+from dotsboxes.games.svg import Tint, board_svg
+from dotsboxes.games.wording import player_name, size_text
 from dotsboxes.rules import Board, Edge, Player, RulesError
 
 from . import board as board_jobs

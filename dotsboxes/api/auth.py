@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from dotsboxes import throttle
-from dotsboxes.games.services import GameError, IllegalEdgeError
+from dotsboxes.games.errors import GameError, IllegalEdgeError
 
 from .tokens import user_for_header
 

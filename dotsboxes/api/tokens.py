@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from dotsboxes.games.services import GameError
+from dotsboxes.games.errors import GameError
 
 from .models import ApiToken
 

@@ -15,7 +15,8 @@ from django.db import connections
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
-from dotsboxes.games.services import ConflictError, GameError, IllegalEdgeError
+from dotsboxes.games.errors import ConflictError, GameError, IllegalEdgeError
+from dotsboxes.rooms import offers
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.errors import Forbidden, NotFound
 from dotsboxes.rooms.models import Room
@@ -115,9 +116,9 @@ def draw(request: HttpRequest, user: AbstractBaseUser, public_id: str, what: str
 
     def command(viewer, version, _data):
         if what == "offer":
-            rooms.room_offer(public_id=public_id, viewer=viewer, kind="draw", version=version)
+            offers.room_offer(public_id=public_id, viewer=viewer, kind="draw", version=version)
         else:
-            rooms.room_answer(
+            offers.room_answer(
                 public_id=public_id,
                 viewer=viewer,
                 kind="draw",

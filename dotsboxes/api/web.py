@@ -17,8 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from dotsboxes import throttle
+from dotsboxes.games.errors import GameError
 from dotsboxes.games.models import Game
-from dotsboxes.games.services import GameError
 
 from . import services, tokens
 from .forms import ChallengeForm, TokenForm

@@ -192,7 +192,7 @@ def safe_edge_indices(g: Grid, drawn: bytearray, sides: bytearray) -> list[int]:
 
 
 @cache
-def _closed_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
+def closed_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
     """Margin of the side to move, who must open one of these independent components.
 
     The opener hands a chain out from its end (a two-chain in the middle, so it
@@ -206,13 +206,13 @@ def _closed_value(chains: tuple[int, ...], loops: tuple[int, ...]) -> int:
     for n in sorted(set(chains)):
         rest = list(chains)
         rest.remove(n)
-        f = _closed_value(tuple(rest), loops)
+        f = closed_value(tuple(rest), loops)
         value = -(n + f) if n <= 2 else min(-(n + f), 4 - n + f)
         best = value if best is None else max(best, value)
     for n in sorted(set(loops)):
         rest = list(loops)
         rest.remove(n)
-        f = _closed_value(chains, tuple(rest))
+        f = closed_value(chains, tuple(rest))
         value = min(-(n + f), 8 - n + f)
         best = value if best is None else max(best, value)
     assert best is not None
@@ -231,7 +231,7 @@ def simple_endgame_value(components: list[RawComponent]) -> int:
         sorted(c.length for c in components if c.kind == "chain" and not c.opened)
     )
     loops = tuple(sorted(c.length for c in components if c.kind == "loop"))
-    rest = _closed_value(closed_chains, loops)
+    rest = closed_value(closed_chains, loops)
     opened = [c for c in components if c.opened]
     if not opened:
         return rest

@@ -37,8 +37,8 @@ from .analysis import (
     GROUND,
     Grid,
     RawComponent,
-    _closed_value,
     arrays,
+    closed_value,
     raw_components,
     simple_endgame_value,
 )
@@ -240,7 +240,7 @@ class _Searcher:
                         sides[b] += 1
             comps = raw_components(g, drawn, sides)
             if min((x for x in sides if x < 4), default=4) >= 2:
-                value = _closed_value(*_shape(comps))
+                value = closed_value(*_shape(comps))
             else:
                 self.undrawn -= len(done)
                 value = self.evaluate(comps)
@@ -284,7 +284,7 @@ class _Searcher:
         else:
             comps = raw_components(self.g, self.drawn, sides)
             if min(s for s in sides if s < 4) >= 2:
-                return _closed_value(*_shape(comps))
+                return closed_value(*_shape(comps))
             if depth <= 0:
                 self.inexact += 1
                 return self.leaf_value(comps)

@@ -1,6 +1,6 @@
 """The one change event: every command on a game announces what it did, after commit.
 
-:func:`dotsboxes.games.services.commit` is the only sender.  Whoever reacts to a
+:func:`dotsboxes.games.steps.commit` is the only sender.  Whoever reacts to a
 game (the computer, the rooms' pushes, and later analysis and tournaments)
 listens here instead of being called by the command, so a new mode or a new
 listener never touches the other::

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 
 from dotsboxes.engine.analysis import Component, analyse
-from dotsboxes.games.presenters import player_name
 from dotsboxes.rules import Board
+
+from .wording import player_name
 
 
 def _piece(component: Component) -> str:

@@ -11,7 +11,7 @@ from dotsboxes.rules import Board, RulesError
 from dotsboxes.text import reject_control_characters
 
 from .models import Game, Side
-from .presenters import level_name
+from .wording import level_name
 
 TIMES = "\N{MULTIPLICATION SIGN}"
 PRESETS = [(f"{w}x{h}", f"{w} {TIMES} {h}") for w, h in ((2, 2), (3, 3), (4, 4), (5, 4), (5, 5))]

@@ -11,7 +11,7 @@ import secrets
 
 from django.http import HttpRequest
 
-from .services import Actor
+from .seats import Actor
 
 SESSION_KEY = "player_token"
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from dotsboxes.rules import Board, Edge, Player
 
-from .presenters import level_name, player_name, size_text
+from .wording import level_name, player_name, size_text
 
 SIZE_VALIDATORS = [MinValueValidator(1), MaxValueValidator(9)]
 

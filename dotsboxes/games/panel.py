@@ -27,21 +27,11 @@ from django.utils.translation import gettext
 from dotsboxes.rules import Board, Edge, Player
 
 from .hints import Hint, reason_text
+from .history import Step, Turn, history, status_sentence, turns
 from .models import Game, Side
-from .presenters import (
-    Step,
-    Turn,
-    board_svg,
-    boxes_text,
-    edge_sample,
-    history,
-    level_name,
-    player_name,
-    size_text,
-    status_sentence,
-    turns,
-)
-from .services import Actor
+from .seats import Actor
+from .svg import board_svg, edge_sample
+from .wording import boxes_text, level_name, player_name, size_text
 
 
 @dataclass

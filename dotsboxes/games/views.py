@@ -30,11 +30,15 @@ from dotsboxes import throttle
 from dotsboxes.rules import Board, GameRecord, format_record
 
 from . import computer, hints, services
+from .errors import GameError
 from .forms import ImportForm, NewGameForm
+from .history import history, replay_log, status_sentence, turns
 from .identity import actor_for
 from .models import Game, Side
 from .panel import build_panel, legend_html
-from .presenters import board_svg, history, replay_log, status_sentence, turns
+from .record_import import game_import
+from .seats import Actor
+from .svg import board_svg
 
 PANEL = "games/_board.html#response"
 
@@ -112,7 +116,7 @@ def new(request: HttpRequest) -> HttpResponse:
                     blue_name=data["blue_name"],
                     red_name=data["red_name"],
                 )
-            except services.GameError as exc:
+            except GameError as exc:
                 form.add_error(None, str(exc))
             else:
                 return redirect(game)
@@ -185,7 +189,7 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
             version=request.POST.get("version"),
             actor=actor_for(request),
         )
-    except services.GameError as exc:
+    except GameError as exc:
         return _respond(request, game, error=str(exc))
     # The player's edge shows at once; the computer's reply comes by the poll.
     return _respond(request, result.game, board=result.board)
@@ -205,7 +209,7 @@ def hint(request: HttpRequest, public_id: str) -> HttpResponse:
         game = services.game_count_hint(
             game=game, version=request.POST.get("version"), actor=actor_for(request)
         )
-    except services.GameError as exc:
+    except GameError as exc:
         return _respond(request, game, error=str(exc))
     recommended = hints.recommend(game.board())
     if request.htmx:
@@ -223,7 +227,7 @@ def undo(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
     try:
         services.game_undo(game=game, version=request.POST.get("version"), actor=actor_for(request))
-    except services.GameError as exc:
+    except GameError as exc:
         return _respond(request, game, error=str(exc))
     return _respond(request, game)
 
@@ -235,7 +239,7 @@ def resign(request: HttpRequest, public_id: str) -> HttpResponse:
         services.game_resign(
             game=game, version=request.POST.get("version"), actor=actor_for(request)
         )
-    except services.GameError as exc:
+    except GameError as exc:
         return _respond(request, game, error=str(exc))
     return _respond(request, game)
 
@@ -247,7 +251,7 @@ def rematch(request: HttpRequest, public_id: str) -> HttpResponse:
         # The form sends swap=0 and, when its box is ticked (the default), swap=1 after it.
         swap = request.POST.get("swap", "1") != "0"
         new_game = services.game_rematch(game=game, actor=actor_for(request), swap=swap)
-    except services.GameError as exc:
+    except GameError as exc:
         messages.error(request, str(exc))
         return redirect(game)
     return redirect(new_game)
@@ -315,7 +319,7 @@ def _replay_status(game: Game, board: Board, ply: int, total: int) -> str:
     """The status line at ``ply``; at the end of a finished game, how it ended."""
     text = status_sentence(board) if ply else gettext("The empty board, before the first edge.")
     if ply == total and not game.is_active and game.termination != Game.Termination.COMPLETED:
-        text += " " + build_panel(game, viewer=services.Actor(), board=board).result_text
+        text += " " + build_panel(game, viewer=Actor(), board=board).result_text
     return text
 
 
@@ -338,7 +342,7 @@ def _english_record_text(game: Game) -> str:
     headers["Hints"] = str(game.hints_used)
     if game.start_key:
         headers["Position"] = game.start_key
-    panel_result = build_panel(game, viewer=services.Actor()).result_text
+    panel_result = build_panel(game, viewer=Actor()).result_text
     if panel_result:
         headers["Result"] = panel_result
     record = GameRecord(board.width, board.height, [t.edges for t in turns(board)], headers)
@@ -373,14 +377,14 @@ def import_record(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         mode = Game.Mode.LOCAL if data["mode"] == "replay" else data["mode"]
         try:
-            game = services.game_import(
+            game = game_import(
                 text=data["record"],
                 actor=actor_for(request, create=True),
                 mode=mode,
                 computer_side=Side.RED if data["side"] == Side.BLUE else Side.BLUE,
                 computer_level=data["level"],
             )
-        except services.GameError as exc:
+        except GameError as exc:
             form.add_error("record", str(exc))
         else:
             if data["mode"] == "replay":

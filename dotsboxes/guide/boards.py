@@ -1,6 +1,6 @@
 """Boards on the guide's pages: static diagrams and boards you answer by clicking.
 
-Both draw through the game's own renderer (:func:`dotsboxes.games.presenters.board_svg`),
+Both draw through the game's own renderer (:func:`dotsboxes.games.svg.board_svg`),
 so a diagram shows exactly what the rules say.  The clickable board lays one
 real ``<button name="edge">`` over every undrawn edge: it works as a plain
 form without JavaScript, each edge is reachable by keyboard and named for
@@ -17,7 +17,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from dotsboxes.games.presenters import CELL, MARGIN, board_svg
+from dotsboxes.games.svg import CELL, MARGIN, board_svg
 from dotsboxes.rules import Board, Edge
 
 

@@ -23,7 +23,7 @@ from dotsboxes.analysis import services as analyses
 from dotsboxes.analysis.models import GameAnalysis
 from dotsboxes.games.identity import browser_token
 from dotsboxes.games.models import Game, Side
-from dotsboxes.games.presenters import edge_error
+from dotsboxes.games.wording import edge_error
 from dotsboxes.rules import RulesError
 
 from .boards import clickable, diagram, try_url

@@ -9,7 +9,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from dotsboxes.games.explain import position_facts
-from dotsboxes.games.presenters import edge_error, edge_list_html, outcome_text, player_name
+from dotsboxes.games.history import edge_list_html
+from dotsboxes.games.wording import edge_error, outcome_text, player_name
 from dotsboxes.rules import Board, RulesError, parse_record
 from dotsboxes.text import posted_edge
 

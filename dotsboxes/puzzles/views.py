@@ -11,7 +11,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from dotsboxes import throttle
-from dotsboxes.games.presenters import board_svg, player_name
+from dotsboxes.games.svg import board_svg
+from dotsboxes.games.wording import player_name
 from dotsboxes.guide.boards import diagram
 from dotsboxes.rules import Edge
 from dotsboxes.text import posted_edge

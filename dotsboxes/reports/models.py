@@ -7,7 +7,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from dotsboxes.games.presenters import size_text
+from dotsboxes.games.wording import size_text
 
 
 class Report(models.Model):

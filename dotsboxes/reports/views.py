@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from dotsboxes import throttle
 from dotsboxes.analysis.views import game_panel
 from dotsboxes.games.models import Game
-from dotsboxes.games.presenters import board_svg
+from dotsboxes.games.svg import board_svg
 from dotsboxes.rooms.models import Message
 from dotsboxes.rules import Board, RulesError
 

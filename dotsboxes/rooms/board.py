@@ -1,6 +1,6 @@
 """A room's board, drawn in layers that a move's push can change one piece at a time.
 
-The play page redraws its whole board after every edge (``games.presenters.board_svg``);
+The play page redraws its whole board after every edge (``games.svg.board_svg``);
 a room pushes each move to every watcher, so its board is built from parts with ids
 that a push appends to or replaces by htmx out-of-band swaps:
 
@@ -13,7 +13,7 @@ The last turn is emphasised by a halo and a wider underlay of its edges in ``#rb
 not by changing the edges themselves, so earlier edges never need sending again.  The
 full page and a push draw every piece with the same functions here, which is what keeps
 a page updated push by push identical to a fresh load (``tests/browser/test_rooms.py``).
-Colours, stripes and sizes are those of :func:`~dotsboxes.games.presenters.board_svg`,
+Colours, stripes and sizes are those of :func:`~dotsboxes.games.svg.board_svg`,
 set in ``static/css/rooms.css``.
 """
 
@@ -24,8 +24,9 @@ from html import escape
 
 from django.utils.translation import gettext as _
 
-from dotsboxes.games.presenters import CELL, INITIALS, MARGIN, grid_svg, size_text
-from dotsboxes.games.presenters import STRIPED as _STRIPED
+from dotsboxes.games.svg import CELL, INITIALS, MARGIN, grid_svg
+from dotsboxes.games.svg import STRIPED as _STRIPED
+from dotsboxes.games.wording import size_text
 from dotsboxes.rules import Board, Edge, Player
 
 

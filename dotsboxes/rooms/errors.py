@@ -1,6 +1,6 @@
 """Refusals a room action can meet: each carries a plain message and an HTTP status.
 
-They are the game core's refusals (:class:`~dotsboxes.games.services.GameError`
+They are the game core's refusals (:class:`~dotsboxes.games.errors.GameError`
 and its kinds), so a room view answers the core's (a stale version, an illegal
 edge, out of turn) and the room's own (a spectator, a pending offer) the same way.
 Only a flood of chat is a room's own kind.
@@ -8,7 +8,7 @@ Only a flood of chat is a room's own kind.
 
 from __future__ import annotations
 
-from dotsboxes.games.services import (
+from dotsboxes.games.errors import (
     ConflictError,
     GameError,
     GameNotFoundError,

@@ -19,7 +19,7 @@ from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from dotsboxes.games.models import Game
-from dotsboxes.games.services import Actor
+from dotsboxes.games.seats import Actor
 
 TOKEN_KEY = "rooms_token"
 NAME_KEY = "rooms_name"
@@ -77,7 +77,7 @@ def ensure_token(request: object, name: str | None = None) -> Viewer:
 
 def seat_of(game: Game, viewer: Viewer) -> str:
     """The side ``viewer`` sits on in ``game`` ("blue"/"red"), or "" for a spectator
-    (the core's seat policy, :class:`~dotsboxes.games.services.Actor`)."""
+    (the core's seat policy, :class:`~dotsboxes.games.seats.Actor`)."""
     seats = Actor(token=viewer.token, user_id=viewer.user_id).seats(game)
     return seats[0].value if seats else ""
 

@@ -23,7 +23,7 @@ from dotsboxes.games.models import Game, Side
 from . import push
 from .identity import Viewer, seat_of
 from .models import Connection, Room, ServerBeat
-from .services import away_grace, log_line
+from .steps import away_grace, log_line
 
 logger = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from dotsboxes import clock
 from dotsboxes.games.models import Game, Side
-from dotsboxes.games.presenters import player_name
 from dotsboxes.games.turns import TurnSpan, both_have_played, turn_spans
+from dotsboxes.games.wording import player_name
 from dotsboxes.rules import Board
 
 from .board import board_svg as room_board_svg

@@ -28,19 +28,19 @@ from django.dispatch import Signal
 from django.utils.translation import gettext_noop
 
 from dotsboxes import clock
-from dotsboxes.games import services as games
 from dotsboxes.games.computer import think
 from dotsboxes.games.models import Game, Side
+from dotsboxes.games.steps import lose_on_time
 from dotsboxes.rules import Board
 
 from . import presence, vacation
 from .models import CORRESPONDENCE_FROM, Room
-from .services import (
-    _both_seated,
-    _changed,
-    _game_over,
-    _locked,
+from .steps import (
+    both_seated,
+    changed,
     draw_for_side_to_move,
+    game_over,
+    locked,
     log_line,
 )
 
@@ -81,7 +81,7 @@ def _start_standins(room_id: int, now: datetime) -> None:
         )
         if room is None or room.game.status != Game.Status.ACTIVE:
             return
-        changed = False
+        stood_in = False
         for side in Side.values:
             deadline = room.away_deadline(side)
             if deadline and deadline <= now and not room.standin(side):
@@ -94,15 +94,15 @@ def _start_standins(room_id: int, now: datetime) -> None:
                     ),
                     {"name": name},
                 )
-                changed = True
-        if changed:
-            _changed(room, room.game, "away")
+                stood_in = True
+        if stood_in:
+            changed(room, room.game, "away")
 
 
 def _computer_move(room_id: int, now: datetime) -> str:
     """Play the side to move's whole turn if its time ran out or it is stood in for."""
     room = Room.objects.select_related("game").filter(pk=room_id).first()
-    if room is None or room.game.status != Game.Status.ACTIVE or not _both_seated(room.game):
+    if room is None or room.game.status != Game.Status.ACTIVE or not both_seated(room.game):
         return ""
     game, version = room.game, room.game.version
     board, computer = game.board(), game.computer_flags()
@@ -113,10 +113,10 @@ def _computer_move(room_id: int, now: datetime) -> str:
     moves = [str(edge) for edge in board.move_stack]
     edges = computer_turn_edges(board.copy(), seed=game.pk * 1009 + len(moves))
     with transaction.atomic():
-        locked = _locked(game.public_id, skip_locked=True)
-        if locked is None:
+        found = locked(game.public_id, skip_locked=True)
+        if found is None:
             return ""  # another process holds it: it will do the work or has done it
-        room, game = locked
+        room, game = found
         if game.version != version or game.status != Game.Status.ACTIVE:
             return ""  # the position moved on while we thought: nothing to do now
         if timed_out and not (room.turn_deadline and room.turn_deadline <= clock.now()):
@@ -140,7 +140,7 @@ def _computer_move(room_id: int, now: datetime) -> str:
                 {"name": name, "listed": listed},
                 ply=len(moves) + 1,
             )
-        _changed(room, game, event, drawn)
+        changed(room, game, event, drawn)
     # After the commit, so the line is true: which clock did it, when several run.
     logger.info("room %s: %s for %s, the computer drew %s", room_id, event, side, listed)
     return side
@@ -160,7 +160,7 @@ def _lose_on_time(room_id: int) -> str:
     vacation day moved the deadline, or ""."""
     with transaction.atomic():
         room = Room.objects.filter(pk=room_id).values_list("game__public_id", flat=True).first()
-        found = _locked(room, skip_locked=True) if room else None
+        found = locked(room, skip_locked=True) if room else None
         if found is None:
             return ""
         room, game = found
@@ -180,17 +180,17 @@ def _lose_on_time(room_id: int) -> str:
                 ),
                 {"name": game.name_of(side), "left": vacation.days_left(user_id, day.year)},
             )
-            _changed(room, game, "vacation")  # the new deadline reaches the open pages
+            changed(room, game, "vacation")  # the new deadline reaches the open pages
         else:
-            side = games.lose_on_time(game)
-            _game_over(room)
+            side = lose_on_time(game)
+            game_over(room)
             winner = Side.RED if side == Side.BLUE else Side.BLUE
             log_line(
                 room,
                 gettext_noop("Time ran out for %(name)s: %(winner)s wins on time."),
                 {"name": game.name_of(side), "winner": winner.value},
             )
-            _changed(room, game, "timeout")
+            changed(room, game, "timeout")
     # After the commit, so the line is true: which clock did it, when several run.
     if day is not None:
         logger.info("room %s: vacation day %s for %s", room_id, day, side.value)

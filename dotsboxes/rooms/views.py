@@ -18,10 +18,11 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from dotsboxes import throttle
-from dotsboxes.games.services import GameError
+from dotsboxes.games.errors import GameError
 from dotsboxes.text import control_character_message, first_control_character
 
-from . import services
+from . import offers, services
+from .chat import CHAT_PRESETS, room_chat
 from .errors import RoomError, StaleVersion, TooFast
 from .forms import CreateRoomForm, JoinForm
 from .identity import NAME_KEY, Viewer, ensure_token, seat_of, viewer_from_request
@@ -86,7 +87,7 @@ def room(request: HttpRequest, public_id: str) -> HttpResponse:
         "is_host": me == room.host_side,
         "join_form": join_form,
         "invite_url": request.build_absolute_uri(room.get_absolute_url()),
-        "presets": [(p, CHAT_PRESET_LABELS.get(p, p)) for p in services.CHAT_PRESETS],
+        "presets": [(p, CHAT_PRESET_LABELS.get(p, p)) for p in CHAT_PRESETS],
     }
     return render(request, "rooms/room.html", context)
 
@@ -203,7 +204,7 @@ def offer(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     return _act(
         request,
         public_id,
-        lambda viewer, version: services.room_offer(
+        lambda viewer, version: offers.room_offer(
             public_id=public_id, viewer=viewer, kind=kind, version=version
         ),
         limit="offer",
@@ -216,7 +217,7 @@ def answer(request: HttpRequest, public_id: str, kind: str) -> HttpResponse:
     return _act(
         request,
         public_id,
-        lambda viewer, version: services.room_answer(
+        lambda viewer, version: offers.room_answer(
             public_id=public_id, viewer=viewer, kind=kind, accept=accept, version=version
         ),
         limit="offer",
@@ -229,9 +230,7 @@ def swap(request: HttpRequest, public_id: str) -> HttpResponse:
     return _act(
         request,
         public_id,
-        lambda viewer, _version: services.room_set_swap(
-            public_id=public_id, viewer=viewer, swap=on
-        ),
+        lambda viewer, _version: offers.room_set_swap(public_id=public_id, viewer=viewer, swap=on),
     )
 
 
@@ -245,6 +244,6 @@ def chat(request: HttpRequest, public_id: str) -> HttpResponse:
     return _act(
         request,
         public_id,
-        lambda viewer, _version: services.room_chat(public_id=public_id, viewer=viewer, text=text),
+        lambda viewer, _version: room_chat(public_id=public_id, viewer=viewer, text=text),
         limit="chat",
     )

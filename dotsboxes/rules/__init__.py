@@ -22,7 +22,7 @@ from .errors import (
     InvalidSizeError,
     RulesError,
 )
-from .notation import GameRecord, format_record, group_turns, parse_record
+from .notation import GameRecord, format_record, group_turns, parse_record, parse_turns
 
 __all__ = [
     "Board",
@@ -39,4 +39,5 @@ __all__ = [
     "format_record",
     "group_turns",
     "parse_record",
+    "parse_turns",
 ]

@@ -151,7 +151,7 @@ def parse_record(text: str) -> GameRecord:
         raise InvalidRecordError(
             f"bad size: {exc}", code="bad_size", params={"w": width, "h": height}
         ) from None
-    turns = _parse_turns(" ".join(lines[body_start:]), board)
+    turns = parse_turns(" ".join(lines[body_start:]), board)
     return GameRecord(width, height, turns, headers)
 
 
@@ -174,7 +174,10 @@ def _parse_size(value: str) -> tuple[int, int]:
     return w, h
 
 
-def _parse_turns(body: str, board: Board) -> list[list[Edge]]:
+def parse_turns(body: str, board: Board) -> list[list[Edge]]:
+    """The turns of a record's body (``1. a1-b1 2. ...``), each checked by playing
+    it on ``board`` (which they change): the empty board for :func:`parse_record`,
+    a set position for a game that started from one."""
     # Split into "N." markers and edge lists; commas separate edges of one turn.
     tokens = re.findall(r"[0-9]+\.(?![0-9])|[^\s,-]+\s*-\s*[^\s,-]+|[^\s,]+|,", body)
     turns: list[list[Edge]] = []

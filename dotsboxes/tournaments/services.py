@@ -31,9 +31,9 @@ from django.utils.translation import gettext as _
 
 from dotsboxes import clock
 from dotsboxes.accounts.models import Rating
+from dotsboxes.games.errors import ConflictError, GameError, GameNotFoundError, NotYourGameError
 from dotsboxes.games.events import GameChanged, game_changed
 from dotsboxes.games.models import Game
-from dotsboxes.games.services import ConflictError, GameError, GameNotFoundError, NotYourGameError
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.identity import NAME_MAX, Viewer
 from dotsboxes.rooms.models import Room

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from dotsboxes import throttle
-from dotsboxes.games.services import GameError
+from dotsboxes.games.errors import GameError
 
 from . import services
 from .eligibility import may_join

@@ -142,11 +142,11 @@ def test_a_spectator_sees_a_public_room_game_analysed_with_its_turn_list_marked(
 
 def finish(game: Game) -> None:
     """Draw the last edge through the services, as the play page does."""
-    from dotsboxes.games import services
+    from dotsboxes.games import seats, services
 
     edge = game.board().legal_moves[0]
     services.game_play_move(
-        game=game, edge=str(edge), version=game.version, actor=services.Actor(token="seat")
+        game=game, edge=str(edge), version=game.version, actor=seats.Actor(token="seat")
     )
 
 

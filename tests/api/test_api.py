@@ -12,6 +12,7 @@ from django.test import Client
 from dotsboxes.api import services, tokens
 from dotsboxes.api.models import ApiToken, Challenge
 from dotsboxes.games.models import Game
+from dotsboxes.rooms import offers
 from dotsboxes.rooms import services as rooms
 
 from .conftest import ApiClient
@@ -247,7 +248,7 @@ def test_a_draw_offered_by_the_bot_and_accepted_by_the_person(bot_api, alice, ga
     offered = bot_api.post(f"/api/game/{game_id}/draw/offer", {"version": version})
     assert offered.status_code == 200 and offered.json()["game"]["draw_offer"] == "red"
     game = Game.objects.get(public_id=game_id)
-    rooms.room_answer(
+    offers.room_answer(
         public_id=game_id,
         viewer=services.viewer_of(alice),
         kind="draw",
@@ -260,7 +261,7 @@ def test_a_draw_offered_by_the_bot_and_accepted_by_the_person(bot_api, alice, ga
 
 def test_the_bot_accepts_a_persons_draw_offer(bot_api, alice, game_id):
     game = Game.objects.get(public_id=game_id)
-    rooms.room_offer(
+    offers.room_offer(
         public_id=game_id, viewer=services.viewer_of(alice), kind="draw", version=game.version
     )
     version = Game.objects.get(public_id=game_id).version

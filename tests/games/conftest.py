@@ -10,13 +10,13 @@ import time
 import pytest
 from django.db import OperationalError
 
-from dotsboxes.games import services
+from dotsboxes.games import seats, services
 from dotsboxes.games.events import game_changed
 from dotsboxes.games.models import Game, Side
 
-ALICE = services.Actor(token="alice-token")
-BOB = services.Actor(token="bob-token")
-CAROL = services.Actor(token="carol-token")
+ALICE = seats.Actor(token="alice-token")
+BOB = seats.Actor(token="bob-token")
+CAROL = seats.Actor(token="carol-token")
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def computer_game(db) -> Game:
     )
 
 
-def play(game: Game, *edges: str, actor: services.Actor = ALICE) -> Game:
+def play(game: Game, *edges: str, actor: seats.Actor = ALICE) -> Game:
     """Draw edges one by one with the right version each time; return the fresh game."""
     for edge in edges:
         game.refresh_from_db()

@@ -12,7 +12,7 @@ import threading
 import pytest
 from django.db import connection
 
-from dotsboxes.games import services
+from dotsboxes.games import errors, services
 from dotsboxes.games.models import Game
 
 from .conftest import ALICE
@@ -31,7 +31,7 @@ def race(game: Game, edges: list[str]) -> list[str]:
             gate.wait()
             services.game_play_move(game=game.pk, edge=edge, version=version, actor=ALICE)
             outcomes.append("drawn")
-        except services.GameError as exc:
+        except errors.GameError as exc:
             outcomes.append(type(exc).__name__)
         finally:
             connection.close()

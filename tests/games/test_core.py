@@ -7,7 +7,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from dotsboxes.games import services
+from dotsboxes.games import errors, services, steps
 from dotsboxes.games.events import Drawn, game_changed
 from dotsboxes.games.models import Game, Move, Side
 from tests.rooms.conftest import act, browser, join, open_room
@@ -54,12 +54,12 @@ def test_no_event_is_sent_for_a_change_that_rolls_back(local_game, changes):
 
 def test_a_whole_turn_with_an_illegal_edge_draws_nothing(local_game):
     with transaction.atomic():
-        game = services.locked(local_game)
-        with pytest.raises(services.IllegalEdgeError, match="already drawn"):
-            services.draw_edges(game, ["a1-b1", "b1-c1", "a1-b1"], by_computer=True)
+        game = steps.locked(local_game)
+        with pytest.raises(errors.IllegalEdgeError, match="already drawn"):
+            steps.draw_edges(game, ["a1-b1", "b1-c1", "a1-b1"], by_computer=True)
         assert game.board().move_stack == [] and game.computer_flags() == []
-        with pytest.raises(services.IllegalEdgeError, match="not an edge"):
-            services.draw_edges(game, ["a1-b1", "z9-z8"], by_computer=True)
+        with pytest.raises(errors.IllegalEdgeError, match="not an edge"):
+            steps.draw_edges(game, ["a1-b1", "z9-z8"], by_computer=True)
         assert game.board().move_stack == []
     assert not Move.objects.filter(game=local_game).exists()
 
@@ -68,9 +68,9 @@ def test_a_whole_turn_draws_every_edge_in_one_change(
     local_game, changes, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
-        game = services.locked(local_game)
-        drawn = services.draw_edges(game, ["a1-b1", "a1-a2", "b1-b2", "a2-b2"], by_computer=True)
-        services.commit(game, "timeout", drawn)
+        game = steps.locked(local_game)
+        drawn = steps.draw_edges(game, ["a1-b1", "a1-a2", "b1-b2", "a2-b2"], by_computer=True)
+        steps.commit(game, "timeout", drawn)
     assert [d.edge for d in changes[0].drawn] == ["a1-b1", "a1-a2", "b1-b2", "a2-b2"]
     assert changes[0].drawn[-1].claimed == (0,) and changes[0].scores == (0, 1)
     stored = list(local_game.moves.values_list("ply", "edge", "side", "by_computer"))

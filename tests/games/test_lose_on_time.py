@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from dotsboxes.accounts.models import Rating, RatingChange
-from dotsboxes.games import services
+from dotsboxes.games import errors, seats, services
 from dotsboxes.games.models import Game, Side
 
 from .conftest import play
@@ -28,11 +28,11 @@ def test_the_side_to_move_loses_on_time_with_one_change_event(
 
 def test_a_stale_version_or_a_finished_game_is_not_lost_on_time(local_game):
     game = play(local_game, "a1-b1")
-    with pytest.raises(services.StaleVersionError):
+    with pytest.raises(errors.StaleVersionError):
         services.game_lose_on_time(game=game, version=game.version - 1)
     services.game_lose_on_time(game=game, version=game.version)
     game.refresh_from_db()
-    with pytest.raises(services.GameOverError):
+    with pytest.raises(errors.GameOverError):
         services.game_lose_on_time(game=game, version=game.version)
     assert Game.objects.get(pk=game.pk).version == game.version
 
@@ -41,13 +41,13 @@ def test_a_rated_game_lost_on_time_moves_both_ratings_once(db):
     User = get_user_model()
     alice, bob = User.objects.create_user("alice"), User.objects.create_user("bob")
     game = services.game_create(
-        actor=services.Actor(),
+        actor=seats.Actor(),
         mode=Game.Mode.ONLINE,
         width=2,
         height=2,
         rated=True,
-        blue=services.Actor(user_id=alice.pk),
-        red=services.Actor(user_id=bob.pk),
+        blue=seats.Actor(user_id=alice.pk),
+        red=seats.Actor(user_id=bob.pk),
     )
     assert Side.of(game.board().turn) == Side.BLUE
     services.game_lose_on_time(game=game, version=game.version)

@@ -1,6 +1,6 @@
 """The board's colours as shipped: WCAG contrast and colour-blind safety, computed.
 
-Colours come from the presenters (the SVG's attributes) and from site.css's
+Colours come from the board pictures (games.svg) (the SVG's attributes) and from site.css's
 custom properties, so a change to either is checked here.  The states only a
 browser resolves (hover, focus, the guides) are measured in
 tests/browser/test_play.py.
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from dotsboxes.games import presenters
-from dotsboxes.games.presenters import BOARD, COLOURS, FILLS, HALO, HIGHLIGHT, INK
+from dotsboxes.games import svg as pictures
+from dotsboxes.games.svg import BOARD, COLOURS, FILLS, HALO, HIGHLIGHT, INK
 from dotsboxes.rules import Board, Player
 
 SITE_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "site.css"
@@ -148,10 +148,10 @@ def test_whose_edge_it_is_never_rests_on_colour_alone():
     board = Board(1, 1)
     for edge in ("a1-b1", "a2-b2", "a1-a2", "b1-b2"):
         board.play(edge)
-    svg = presenters.board_svg(board)
+    svg = pictures.board_svg(board)
     red_edges = re.findall(r'class="edge drawn by-red[^"]*" data-edge="([^"]+)"', svg)
     assert sorted(red_edges) == ["a2-b2", "b1-b2"]
     assert svg.count('class="edge-stripe') == len(red_edges)
     assert ">R</text>" in svg
-    assert 'class="edge-stripe' in presenters.edge_sample(Player.RED)
-    assert 'class="edge-stripe' not in presenters.edge_sample(Player.BLUE)
+    assert 'class="edge-stripe' in pictures.edge_sample(Player.RED)
+    assert 'class="edge-stripe' not in pictures.edge_sample(Player.BLUE)

@@ -8,9 +8,9 @@ import re
 import pytest
 from django.utils import translation
 
-from dotsboxes.games import services
+from dotsboxes.games import errors, record_import
 from dotsboxes.games.record_errors import MESSAGES
-from dotsboxes.games.services import Actor
+from dotsboxes.games.seats import Actor
 from dotsboxes.rules import InvalidRecordError, parse_record
 
 ALICE = Actor(token="alice-token")
@@ -43,8 +43,8 @@ def test_each_kind_of_bad_record_has_its_code_and_a_sentence(code):
 @pytest.mark.django_db
 @pytest.mark.parametrize("code", sorted(BAD))
 def test_a_refused_import_reads_in_chinese_with_no_english_left(code):
-    with translation.override("zh-hans"), pytest.raises(services.BadRecordError) as caught:
-        services.game_import(text=BAD[code], actor=ALICE)
+    with translation.override("zh-hans"), pytest.raises(errors.BadRecordError) as caught:
+        record_import.game_import(text=BAD[code], actor=ALICE)
     # Edge names, numbers and the record's own text stay as they are; no English words.
     said = str(caught.value)
     for quoted in re.findall(r"“[^”]*”", said):
@@ -56,7 +56,7 @@ def test_a_refused_import_reads_in_chinese_with_no_english_left(code):
 
 @pytest.mark.django_db
 def test_in_english_a_refused_import_still_names_the_turn_and_the_edge():
-    with pytest.raises(services.BadRecordError) as caught:
-        services.game_import(text=BAD["edge_drawn"], actor=ALICE)
+    with pytest.raises(errors.BadRecordError) as caught:
+        record_import.game_import(text=BAD["edge_drawn"], actor=ALICE)
     assert str(caught.value) == "Turn 2, edge b1-a1: that edge is already drawn."
     assert (caught.value.turn, caught.value.edge) == (2, "b1-a1")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
-from dotsboxes.games import services
+from dotsboxes.games import errors, events, record_import, seats, services
 from dotsboxes.games.models import Game, Move, Side
 from dotsboxes.rules import Board
 
@@ -55,7 +55,7 @@ def test_the_game_finishes_with_the_result_when_every_edge_is_drawn(db):
     assert game.status == Game.Status.FINISHED
     assert game.result == Game.Result.RED and game.termination == Game.Termination.COMPLETED
     assert game.finished_at is not None
-    with pytest.raises(services.GameOverError):
+    with pytest.raises(errors.GameOverError):
         services.game_play_move(game=game, edge="a1-b1", version=game.version, actor=ALICE)
 
 
@@ -71,7 +71,7 @@ def test_the_game_finishes_with_the_result_when_every_edge_is_drawn(db):
 )
 def test_a_malformed_or_off_board_edge_is_refused_and_nothing_changes(local_game, edge, message):
     before = snapshot(local_game)
-    with pytest.raises(services.IllegalEdgeError, match=message):
+    with pytest.raises(errors.IllegalEdgeError, match=message):
         services.game_play_move(game=local_game, edge=edge, version=local_game.version, actor=ALICE)
     assert snapshot(local_game) == before
 
@@ -79,7 +79,7 @@ def test_a_malformed_or_off_board_edge_is_refused_and_nothing_changes(local_game
 def test_an_edge_already_drawn_is_refused(local_game):
     game = play(local_game, "a1-b1")
     before = snapshot(game)
-    with pytest.raises(services.IllegalEdgeError, match="already drawn"):
+    with pytest.raises(errors.IllegalEdgeError, match="already drawn"):
         services.game_play_move(game=game, edge="b1-a1", version=game.version, actor=ALICE)
     assert snapshot(game) == before
 
@@ -90,7 +90,7 @@ def test_a_repeated_post_with_the_old_version_is_refused_as_stale(local_game):
     before = snapshot(local_game)
     # A double click: the same request again, and a different edge with the old version.
     for edge in ("a1-b1", "a2-b2"):
-        with pytest.raises(services.StaleVersionError, match="had changed"):
+        with pytest.raises(errors.StaleVersionError, match="had changed"):
             services.game_play_move(game=local_game, edge=edge, version=version, actor=ALICE)
     assert snapshot(local_game) == before
 
@@ -98,45 +98,43 @@ def test_a_repeated_post_with_the_old_version_is_refused_as_stale(local_game):
 @pytest.mark.parametrize("version", [None, "", "abc", "-1", "99"])
 def test_a_missing_or_forged_version_is_refused(local_game, version):
     before = snapshot(local_game)
-    with pytest.raises(services.StaleVersionError):
+    with pytest.raises(errors.StaleVersionError):
         services.game_play_move(game=local_game, edge="a1-b1", version=version, actor=ALICE)
     assert snapshot(local_game) == before
 
 
 def test_another_browser_cannot_move_in_a_game_and_is_told_it_is_read_only(local_game):
     before = snapshot(local_game)
-    with pytest.raises(services.NotYourGameError, match="another browser"):
+    with pytest.raises(errors.NotYourGameError, match="another browser"):
         services.game_play_move(
             game=local_game, edge="a1-b1", version=local_game.version, actor=CAROL
         )
-    with pytest.raises(services.NotYourGameError):
+    with pytest.raises(errors.NotYourGameError):
         services.game_undo(game=local_game, version=local_game.version, actor=CAROL)
-    with pytest.raises(services.NotYourGameError):
+    with pytest.raises(errors.NotYourGameError):
         services.game_resign(game=local_game, version=local_game.version, actor=CAROL)
-    with pytest.raises(services.NotYourGameError):
+    with pytest.raises(errors.NotYourGameError):
         services.game_rematch(game=local_game, actor=CAROL)
     assert snapshot(local_game) == before
 
 
 def test_an_anonymous_actor_with_no_token_holds_no_seat(db):
-    game = services.game_create(actor=services.Actor(token=""), mode=Game.Mode.LOCAL)
-    with pytest.raises(services.NotYourGameError):
-        services.game_play_move(
-            game=game, edge="a1-b1", version=game.version, actor=services.Actor()
-        )
+    game = services.game_create(actor=seats.Actor(token=""), mode=Game.Mode.LOCAL)
+    with pytest.raises(errors.NotYourGameError):
+        services.game_play_move(game=game, edge="a1-b1", version=game.version, actor=seats.Actor())
 
 
 def test_a_forged_game_id_is_refused(db):
-    with pytest.raises(services.GameNotFoundError):
+    with pytest.raises(errors.GameNotFoundError):
         services.game_play_move(game=987654, edge="a1-b1", version=1, actor=ALICE)
 
 
 def test_online_seats_let_each_player_move_only_in_their_own_turn(db):
     game = services.game_create(actor=ALICE, mode=Game.Mode.ONLINE, blue=ALICE, red=BOB)
-    with pytest.raises(services.NotYourTurnError, match="Blue's turn, not yours"):
+    with pytest.raises(errors.NotYourTurnError, match="Blue's turn, not yours"):
         services.game_play_move(game=game, edge="a1-b1", version=game.version, actor=BOB)
     game = play(game, "a1-b1", actor=ALICE)
-    with pytest.raises(services.NotYourTurnError, match="Red's turn"):
+    with pytest.raises(errors.NotYourTurnError, match="Red's turn"):
         services.game_play_move(game=game, edge="a2-b2", version=game.version, actor=ALICE)
     game = play(game, "a2-b2", actor=BOB)
     assert list(game.moves.values_list("side", flat=True)) == ["blue", "red"]
@@ -147,10 +145,10 @@ def test_a_signed_in_user_holds_their_seat_from_any_browser(db, django_user_mode
     game = services.game_create(
         actor=ALICE,
         mode=Game.Mode.ONLINE,
-        blue=services.Actor(token="dora-phone", user_id=user.pk),
+        blue=seats.Actor(token="dora-phone", user_id=user.pk),
         red=BOB,
     )
-    laptop = services.Actor(token="dora-laptop", user_id=user.pk)
+    laptop = seats.Actor(token="dora-laptop", user_id=user.pk)
     play(game, "a1-b1", actor=laptop)
     assert game.moves.count() == 1
 
@@ -158,7 +156,7 @@ def test_a_signed_in_user_holds_their_seat_from_any_browser(db, django_user_mode
 def test_the_player_cannot_move_for_the_computer(computer_game):
     game = play(computer_game, "a1-b1")
     before = snapshot(game)
-    with pytest.raises(services.NotYourTurnError, match="computer's turn"):
+    with pytest.raises(errors.NotYourTurnError, match="computer's turn"):
         services.game_play_move(game=game, edge="a2-b2", version=game.version, actor=ALICE)
     assert snapshot(game) == before
 
@@ -224,9 +222,9 @@ def test_undo_with_nothing_of_yours_to_take_back_is_refused(db):
     services.game_apply_computer_move(game_id=game.pk, version=game.version, edge="a1-b1")
     game.refresh_from_db()
     before = snapshot(game)
-    with pytest.raises(services.NothingToUndoError):
+    with pytest.raises(errors.NothingToUndoError):
         services.game_undo(game=game, version=game.version, actor=ALICE)
-    with pytest.raises(services.NothingToUndoError):
+    with pytest.raises(errors.NothingToUndoError):
         empty = services.game_create(actor=ALICE, mode=Game.Mode.LOCAL)
         services.game_undo(game=empty, version=empty.version, actor=ALICE)
     assert snapshot(game) == before
@@ -234,7 +232,7 @@ def test_undo_with_nothing_of_yours_to_take_back_is_refused(db):
 
 def test_undo_with_a_stale_version_is_refused(local_game):
     game = play(local_game, "a1-b1")
-    with pytest.raises(services.StaleVersionError):
+    with pytest.raises(errors.StaleVersionError):
         services.game_undo(game=game, version=game.version - 1, actor=ALICE)
     assert game.moves.count() == 1
 
@@ -253,9 +251,9 @@ def test_resigning_ends_the_game_for_the_other_side_and_cannot_be_undone(compute
     services.game_resign(game=game, version=game.version, actor=ALICE)
     game.refresh_from_db()
     assert (game.status, game.result, game.termination) == ("finished", "red", "resigned")
-    with pytest.raises(services.GameOverError):
+    with pytest.raises(errors.GameOverError):
         services.game_resign(game=game, version=game.version, actor=ALICE)
-    with pytest.raises(services.GameOverError):
+    with pytest.raises(errors.GameOverError):
         services.game_undo(game=game, version=game.version, actor=ALICE)
 
 
@@ -271,7 +269,7 @@ def test_hints_are_counted_only_on_the_players_own_turn(computer_game):
     computer_game.refresh_from_db()
     assert computer_game.hints_used == 1
     game = play(computer_game, "a1-b1")
-    with pytest.raises(services.NotYourTurnError):
+    with pytest.raises(errors.NotYourTurnError):
         services.game_count_hint(game=game, version=game.version, actor=ALICE)
     assert snapshot(game)[4] == 1
 
@@ -298,18 +296,18 @@ def test_hints_and_resigning_refuse_stale_versions_strangers_and_finished_games(
     game = computer_game
     before = snapshot(game)
     for command in (services.game_count_hint, services.game_resign):
-        with pytest.raises(services.StaleVersionError):
+        with pytest.raises(errors.StaleVersionError):
             command(game=game, version=game.version + 1, actor=ALICE)
-        with pytest.raises(services.NotYourGameError):
+        with pytest.raises(errors.NotYourGameError):
             command(game=game, version=game.version, actor=CAROL)
-        with pytest.raises(services.GameNotFoundError):
+        with pytest.raises(errors.GameNotFoundError):
             command(game=987654, version=1, actor=ALICE)
     assert snapshot(game) == before
     services.game_resign(game=game, version=game.version, actor=ALICE)
     over = snapshot(game)
-    with pytest.raises(services.GameOverError):
+    with pytest.raises(errors.GameOverError):
         services.game_count_hint(game=game, version=game.version, actor=ALICE)
-    with pytest.raises(services.GameOverError):
+    with pytest.raises(errors.GameOverError):
         services.game_play_move(game=game, edge="a1-b1", version=game.version, actor=ALICE)
     assert snapshot(game) == over
 
@@ -327,7 +325,7 @@ def test_hints_and_resigning_refuse_stale_versions_strangers_and_finished_games(
     ],
 )
 def test_bad_setups_are_refused_and_nothing_is_saved(db, kwargs, message):
-    with pytest.raises(services.InvalidSetupError, match=message):
+    with pytest.raises(errors.InvalidSetupError, match=message):
         services.game_create(actor=ALICE, **kwargs)
     assert not Game.objects.exists()
 
@@ -345,14 +343,14 @@ def test_a_game_can_start_from_a_position_key(db):
 def test_a_record_is_imported_with_its_moves_names_and_hints(db):
     text = "Dots and Boxes\nSize: 1 x 1 boxes (2 x 2 dots)\nBlue: Ada\nRed: Max\nHints: 2\n\n"
     text += "1. a1-b1  2. a2-b2  3. a1-a2  4. b1-b2\n"
-    game = services.game_import(text=text, actor=ALICE)
+    game = record_import.game_import(text=text, actor=ALICE)
     assert (game.blue_name, game.red_name, game.hints_used) == ("Ada", "Max", 2)
     assert game.status == "finished" and game.result == "red"
 
 
 def test_a_record_can_be_continued_against_the_computer_from_either_side(db):
     text = "Dots and Boxes\nSize: 2 x 2 boxes (3 x 3 dots)\n\n1. a1-b1  2. a2-b2\n"
-    game = services.game_import(
+    game = record_import.game_import(
         text=text, actor=ALICE, mode=Game.Mode.COMPUTER, computer_side=Side.RED
     )
     assert (game.mode, game.computer_side, game.blue_token, game.red_token) == (
@@ -364,8 +362,8 @@ def test_a_record_can_be_continued_against_the_computer_from_either_side(db):
     assert game.red_name == "Computer (casual)" and game.moves.count() == 2
     # Blue is to move: Alice, who plays Blue, draws next.
     play(game, "a3-b3")
-    with pytest.raises(services.InvalidSetupError):
-        services.game_import(text=text, actor=ALICE, mode=Game.Mode.ONLINE)
+    with pytest.raises(errors.InvalidSetupError):
+        record_import.game_import(text=text, actor=ALICE, mode=Game.Mode.ONLINE)
 
 
 @pytest.mark.parametrize(
@@ -379,8 +377,8 @@ def test_a_record_can_be_continued_against_the_computer_from_either_side(db):
 )
 def test_a_bad_record_names_the_turn_and_edge_and_saves_nothing(db, body, turn, edge):
     text = f"Dots and Boxes\nSize: 2 x 2 boxes (3 x 3 dots)\n\n{body}\n"
-    with pytest.raises(services.BadRecordError) as caught:
-        services.game_import(text=text, actor=ALICE)
+    with pytest.raises(errors.BadRecordError) as caught:
+        record_import.game_import(text=text, actor=ALICE)
     assert caught.value.turn == turn
     assert str(caught.value).startswith(f"Turn {turn}")
     if edge:
@@ -390,8 +388,8 @@ def test_a_bad_record_names_the_turn_and_edge_and_saves_nothing(db, body, turn, 
 
 def test_an_empty_or_headless_record_is_refused(db):
     for text in ("", "1. a1-b1"):
-        with pytest.raises(services.BadRecordError):
-            services.game_import(text=text, actor=ALICE)
+        with pytest.raises(errors.BadRecordError):
+            record_import.game_import(text=text, actor=ALICE)
     assert not Game.objects.exists()
 
 
@@ -401,13 +399,13 @@ def test_every_change_is_announced_after_commit(local_game, django_capture_on_co
     def listener(sender, *, change, **kwargs):
         seen.append((change.event, change.version, change.to_move))
 
-    services.game_changed.connect(listener)
+    events.game_changed.connect(listener)
     try:
         with django_capture_on_commit_callbacks(execute=True):
             services.game_play_move(
                 game=local_game, edge="a1-b1", version=local_game.version, actor=ALICE
             )
     finally:
-        services.game_changed.disconnect(listener)
+        events.game_changed.disconnect(listener)
     local_game.refresh_from_db()
     assert seen == [("move", local_game.version, Side.RED)]

@@ -155,7 +155,8 @@ def test_a_finished_game_against_the_computer_reads_in_chinese_but_its_record_st
 
 
 def test_plurals_and_numbers_go_through_the_catalogue():
-    from dotsboxes.games.presenters import boxes_text, status_sentence
+    from dotsboxes.games.history import status_sentence
+    from dotsboxes.games.wording import boxes_text
     from dotsboxes.rules import Board
 
     board = Board(1, 1)

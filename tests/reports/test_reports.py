@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from dotsboxes import throttle
 from dotsboxes.reports.models import Report
+from dotsboxes.rooms import chat
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.identity import Viewer
 from tests.gamefactory import played_game
@@ -313,7 +314,7 @@ def test_the_detail_shows_an_online_games_chat_for_judging_a_chat_report(client,
     as_ann = Viewer(ann.pk, "", "ann", f"u:{ann.pk}")
     room = rooms.room_create(viewer=as_ann, width=2, height=2, host_side="blue")
     rooms.room_join(public_id=room.game.public_id, viewer=Viewer(ben.pk, "", "ben", f"u:{ben.pk}"))
-    rooms.room_chat(
+    chat.room_chat(
         public_id=room.game.public_id, viewer=as_ann, text="You play like a <b>turnip</b>"
     )
     report = report_on(room.game, ply=0, category="chat", text="Rude words about vegetables.")

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 
 from dotsboxes.games.models import Game
+from dotsboxes.rooms import offers
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.identity import Viewer
 
@@ -44,10 +45,10 @@ def resign(game: Game, loser) -> None:
 def agree_draw(game: Game) -> None:
     game.refresh_from_db()
     blue, red = game.blue_user, game.red_user
-    rooms.room_offer(
+    offers.room_offer(
         public_id=game.public_id, viewer=viewer(blue), kind="draw", version=game.version
     )
     game.refresh_from_db()
-    rooms.room_answer(
+    offers.room_answer(
         public_id=game.public_id, viewer=viewer(red), kind="draw", accept=True, version=game.version
     )

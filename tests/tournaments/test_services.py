@@ -12,8 +12,8 @@ from django.db.models import Q
 
 from dotsboxes import clock
 from dotsboxes.accounts.models import RatingChange
+from dotsboxes.games.errors import ConflictError
 from dotsboxes.games.models import Game
-from dotsboxes.games.services import ConflictError
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.models import Room
 from dotsboxes.tournaments import services

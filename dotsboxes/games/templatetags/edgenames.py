@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.safestring import SafeString
 
-from dotsboxes.games.presenters import edge_list_html
+from dotsboxes.games.history import edge_list_html
 
 register = template.Library()
 

@@ -35,7 +35,7 @@ def try_url(board: Board) -> str:
 @register.filter
 def side_name(side: object) -> str:
     """ "blue"/"red" (or a ``Player``) as the reader's word for that player."""
-    from dotsboxes.games.presenters import player_name
+    from dotsboxes.games.wording import player_name
     from dotsboxes.rules import Player
 
     if not isinstance(side, Player):
@@ -59,6 +59,6 @@ def translated(text: object) -> str:
 @register.filter
 def size_of(board: Board) -> str:
     """A board's size in boxes and dots, in the reader's language."""
-    from dotsboxes.games.presenters import size_text
+    from dotsboxes.games.wording import size_text
 
     return size_text(board.width, board.height)

@@ -1,18 +1,16 @@
-"""Board pictures and game summaries: pure functions of a rules ``Board``.
+"""Board pictures: pure functions of a rules ``Board``.
 
-Like ``chess.svg.board``: keyword-only options, no Django, no state.  The play
-page, the replay, the guide's diagrams and the studies all draw through here,
-so a picture can never disagree with the rules.
+Like ``chess.svg.board``: keyword-only options, no Django models, no state.  The
+play page, the replay, the guide's diagrams, the studies and the analysis board
+all draw through here, so a picture can never disagree with the rules.
 
-* :func:`board_svg` draws a board.  By default it is a static picture
-  (``role="img"``) for diagrams.  With ``interactive=True`` every undrawn edge
-  becomes a focusable ``<g class="slot" role="button" data-edge="c3-d3">``
-  whose hit area is the diamond between its two dots and the neighbouring box
-  centres (the whole board is a touch target); ``static/js/board.js`` turns a
-  click or Enter on a slot into a post of the enclosing move form.
-* :func:`history` lists every edge with who drew it and what it claimed;
-  :func:`turns` groups it into turns; :func:`status_sentence` says the last
-  turn in one sentence for screen readers.
+:func:`board_svg` draws a board.  By default it is a static picture
+(``role="img"``) for diagrams.  With ``interactive=True`` every undrawn edge
+becomes a focusable ``<g class="slot" role="button" data-edge="c3-d3">`` whose
+hit area is the diamond between its two dots and the neighbouring box centres
+(the whole board is a touch target); ``static/js/board.js`` turns a click or
+Enter on a slot into a post of the enclosing move form.  :func:`grid_svg` is the
+dots and coordinates every picture shares (the room's layered board too).
 """
 
 from __future__ import annotations
@@ -21,11 +19,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext
 
-from dotsboxes.rules import Board, Edge, Outcome, Player
+from dotsboxes.rules import Board, Edge, Player
+
+from .history import Step, history
+from .wording import size_text
 
 CELL = 60  # SVG units between neighbouring dots
 MARGIN = 30
@@ -34,8 +33,6 @@ MARGIN = 30
 COLOURS = {Player.BLUE: "#0b63c4", Player.RED: "#c2410c"}
 FILLS = {Player.BLUE: "#dbeafe", Player.RED: "#ffedd5"}
 INITIALS = {Player.BLUE: "B", Player.RED: "R"}
-# The players' names in the reader's language (the rules core says "Blue" and "Red").
-PLAYER_NAMES = {Player.BLUE: gettext_lazy("Blue"), Player.RED: gettext_lazy("Red")}
 INK = "#1f2937"
 BOARD = "#ffffff"  # the card the board is drawn on (site.css --card)
 HALO = "#fde68a"  # under the last turn's edges
@@ -44,238 +41,6 @@ HIGHLIGHT = "#7c3aed"  # hinted and studied edges (site.css --focus)
 # the two colours are almost equally dark), so Red's edges carry a stripe of the
 # board's colour down the middle: Blue's lines are solid, Red's hollow.
 STRIPED = {Player.RED}
-
-
-@dataclass(frozen=True)
-class Step:
-    """One drawn edge: its 1-based ply, who drew it and the boxes it claimed."""
-
-    ply: int
-    edge: Edge
-    player: Player
-    claimed: tuple[int, ...]
-
-
-def edge_list_html(edges: Iterable[object]) -> SafeString:
-    """Edge names joined by ", ", each in a span that never breaks inside (site.css .edge-name).
-
-    Browsers break a line after a hyphen ("c3-" / "c4"); a log line may wrap only after a
-    comma.  Only markup is added, so the text a reader copies is still "c1-c2, c3-c4".
-    """
-    return format_html_join(", ", '<span class="edge-name">{}</span>', ((str(e),) for e in edges))
-
-
-@dataclass(frozen=True)
-class Turn:
-    """A run of edges by one player (play passes after the last one)."""
-
-    number: int
-    player: Player
-    steps: tuple[Step, ...]
-
-    @property
-    def edges(self) -> list[Edge]:
-        return [s.edge for s in self.steps]
-
-    @property
-    def claimed(self) -> int:
-        return sum(len(s.claimed) for s in self.steps)
-
-    @property
-    def first_ply(self) -> int:
-        return self.steps[0].ply
-
-    @property
-    def last_ply(self) -> int:
-        return self.steps[-1].ply
-
-    @property
-    def text(self) -> str:
-        return ", ".join(str(e) for e in self.edges)
-
-    @property
-    def html(self) -> SafeString:
-        """The edges for a turn log: each name kept on one line."""
-        return edge_list_html(self.edges)
-
-    @property
-    def player_name(self) -> str:
-        return player_name(self.player)
-
-
-def history(board: Board) -> list[Step]:
-    """Every edge on the board's move stack with its mover and claims.
-
-    Works for boards that started from a position key too: the stack is
-    unwound on a copy to find the start, then replayed.
-    """
-    start = board.copy()
-    while start.move_stack:
-        start.pop()
-    steps = []
-    for ply, edge in enumerate(board.move_stack, start=1):
-        mover = start.turn
-        steps.append(Step(ply, edge, mover, start.push(edge)))
-    return steps
-
-
-def turns(board: Board, steps: Sequence[Step] | None = None) -> list[Turn]:
-    """The board's moves grouped into turns."""
-    groups: list[list[Step]] = []
-    for step in history(board) if steps is None else steps:
-        if groups and groups[-1][-1].player is step.player and groups[-1][-1].claimed:
-            groups[-1].append(step)
-        else:
-            groups.append([step])
-    return [Turn(n, g[0].player, tuple(g)) for n, g in enumerate(groups, start=1)]
-
-
-def replay_log(all_turns: Sequence[Turn], ply: int) -> list[dict]:
-    """The turn log as it stood after ``ply`` edges, then the turns still to come.
-
-    A turn cut in two by ``ply`` shows its drawn edges and, apart, its later ones;
-    its claims count only the drawn edges.
-    """
-    rows = []
-    for turn in all_turns:
-        played = [s for s in turn.steps if s.ply <= ply]
-        rows.append(
-            {
-                "turn": turn,
-                "played": edge_list_html(s.edge for s in played),
-                "later": edge_list_html(s.edge for s in turn.steps if s.ply > ply),
-                "claimed": sum(len(s.claimed) for s in played),
-                "future": not played,
-            }
-        )
-    return rows
-
-
-def edge_owners(board: Board) -> dict[Edge, Player]:
-    """Who drew each edge on the board's move stack."""
-    return {step.edge: step.player for step in history(board)}
-
-
-#: The computer's levels (``dotsboxes.engine.players.LEVELS``) as people read them.
-LEVEL_NAMES = {
-    "beginner": gettext_lazy("beginner"),
-    "casual": gettext_lazy("casual"),
-    "club": gettext_lazy("club"),
-    "expert": gettext_lazy("expert"),
-    "master": gettext_lazy("master"),
-}
-
-
-def level_name(level: str) -> str:
-    """A computer level's name in the active language (the code itself if unknown)."""
-    return str(LEVEL_NAMES.get(level, level))
-
-
-def player_name(player: Player) -> str:
-    """ "Blue" or "Red" in the active language."""
-    return str(PLAYER_NAMES[player])
-
-
-def boxes_text(n: int) -> str:
-    """``n`` with the right noun: "1 box", "2 boxes"."""
-    return ngettext("%(n)d box", "%(n)d boxes", n) % {"n": n}
-
-
-def outcome_text(outcome: Outcome | None) -> str:
-    """A finished board's result, e.g. "Blue wins, 5-4" or "Tie, 2-2"."""
-    if outcome is None:
-        return ""
-    if outcome.winner is None:
-        return gettext("Tie, %(blue)d-%(red)d") % {"blue": outcome.blue, "red": outcome.red}
-    return gettext("%(player)s wins, %(high)d-%(low)d") % {
-        "player": player_name(outcome.winner),
-        "high": max(outcome.scores),
-        "low": min(outcome.scores),
-    }
-
-
-def edge_error(text: str, error: Exception | None = None) -> str:
-    """Why ``text`` (typed by a player) names no edge of the board.
-
-    ``error`` is the rules core's (English) ``InvalidEdgeError``; its kind picks
-    the sentence.
-    """
-    why = str(error or "")
-    if "diagonal" in why:
-        message = gettext("“%(text)s”: those dots are diagonal to each other; an edge is a side.")
-    elif "same dot" in why:
-        message = gettext("“%(text)s” names one dot twice; an edge joins two neighbouring dots.")
-    elif "not neighbours" in why:
-        message = gettext("“%(text)s”: those dots are not neighbours; an edge joins two of them.")
-    elif "not on this" in why:
-        message = gettext("“%(text)s” is not on this board.")
-    else:
-        message = gettext(
-            "“%(text)s” is not an edge of this board: name two neighbouring dots, such as a1-b1."
-        )
-    return message % {"text": text}
-
-
-def size_text(width: int, height: int) -> str:
-    """A board's size in boxes and in dots, in the active language."""
-    return gettext("%(w)d x %(h)d boxes (%(dw)d x %(dh)d dots)") % {
-        "w": width,
-        "h": height,
-        "dw": width + 1,
-        "dh": height + 1,
-    }
-
-
-def status_sentence(
-    board: Board, *, computer: Player | None = None, steps: Sequence[Step] | None = None
-) -> str:
-    """The last turn and what comes next, in one sentence (``steps``: the board's
-    :func:`history`, when the caller has it).
-
-    >>> b = Board(1, 1)
-    >>> for e in ("a1-b1", "a2-b2", "a1-a2", "b1-b2"):
-    ...     _ = b.play(e)
-    >>> status_sentence(b)
-    'Red draws b1-b2 and claims a box; the game is over: Red wins 1 to 0.'
-    """
-    all_turns = turns(board, steps)
-    verb = ""
-    if all_turns:
-        last = all_turns[-1]
-        who = {"player": player_name(last.player), "edges": last.text}
-        if last.claimed == 1:
-            verb = gettext("%(player)s draws %(edges)s and claims a box") % who
-        elif last.claimed:
-            verb = ngettext(
-                "%(player)s draws %(edges)s and claims %(n)d box",
-                "%(player)s draws %(edges)s and claims %(n)d boxes",
-                last.claimed,
-            ) % {**who, "n": last.claimed}
-        else:
-            verb = gettext("%(player)s draws %(edges)s") % who
-    turn = player_name(board.turn)
-    outcome = board.outcome()
-    if outcome is not None:
-        if outcome.winner is None:
-            nxt = gettext("the game is over: a tie, %(boxes)s each") % {
-                "boxes": boxes_text(outcome.blue)
-            }
-        else:
-            nxt = gettext("the game is over: %(player)s wins %(high)d to %(low)d") % {
-                "player": player_name(outcome.winner),
-                "high": max(outcome.scores),
-                "low": min(outcome.scores),
-            }
-    elif all_turns and all_turns[-1].player is board.turn:
-        nxt = gettext("%(player)s moves again") % {"player": turn}
-    elif board.turn is computer:
-        nxt = gettext("the computer (%(player)s) is thinking") % {"player": turn}
-    else:
-        nxt = gettext("%(player)s to move") % {"player": turn}
-    if not verb:
-        return nxt[0].upper() + nxt[1:] + gettext(".")
-    # Translators: two clauses of the status line: what was just drawn; what comes next.
-    return gettext("%(last)s; %(next)s.") % {"last": verb, "next": nxt}
 
 
 def edge_sample(player: Player) -> str:
