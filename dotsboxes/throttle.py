@@ -16,7 +16,13 @@ signed-in user, else the browser's session) and a looser one per address
 (several people can share one).  A rate is ``"<count>/<seconds>"``, with ``s``,
 ``m``, ``h`` or ``d`` for the unit (``"5/10s"``, ``"20/h"``).  Windows are
 fixed (a counter per key and window in the cache), which is cheap: one
-``incr`` per key.
+``incr`` per key.  The count is atomic: each action adds itself first
+(``cache.add`` then ``cache.incr``, both atomic on Redis and in local memory)
+and reads the count that came back, so many actions at once cannot all see
+the last free place; one that went over takes itself back out.
+
+Every refusal over HTTP is a 429 with ``Retry-After`` (:func:`too_many`, or
+:func:`retry_after` on a page of one's own).
 
 Why not django-ratelimit: its decorator needs an ``HttpRequest``, and sockets
 and services have none; what is left of it here is the same fixed-window
@@ -27,6 +33,7 @@ turn a legitimate move into an error.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import math
@@ -61,6 +68,10 @@ DEFAULT_RATES = {
     "analysis": ("10/10m", "30/10m"),
     "socket": ("30/m", "120/m"),  # WebSocket handshakes
     "puzzle": ("60/m", "180/m"),  # puzzle moves (each is a database write)
+    # Edges drawn on the play page and in rooms: 4 a second, sustained over 10 s, is
+    # well above a person's speed (a chain taken in a burst is a few edges in a second);
+    # a script finishing 9 x 9 games in seconds meets it.
+    "move": ("40/10s", "120/10s"),
     # The bot API (per token's account, per address): every call, challenges, streams.
     "api": ("300/m", "900/m"),
     "api_challenge": ("20/10m", "60/10m"),
@@ -143,22 +154,40 @@ def hit(scope: str, *keys: str, now: float | None = None, count: bool = True) ->
         start = int(now // window) * window
         slots.append((f"rl:{scope}:{key}:{window}:{start}", limit, window, start))
     try:
-        counts = cache.get_many([slot[0] for slot in slots])
-        waits = [
-            math.ceil(start + window - now)
-            for cache_key, limit, window, start in slots
-            if counts.get(cache_key, 0) >= limit
-        ]
-        if waits:
-            return max(1, max(waits))
         if not count:
-            return 0
-        for cache_key, _limit, window, _start in slots:
-            if not cache.add(cache_key, 1, timeout=window + 1):
-                cache.incr(cache_key)
+            counts = cache.get_many([slot[0] for slot in slots])
+            waits = [
+                math.ceil(start + window - now)
+                for cache_key, limit, window, start in slots
+                if counts.get(cache_key, 0) >= limit
+            ]
+            return max(1, max(waits)) if waits else 0
+        counted, waits = [], []
+        for cache_key, limit, window, start in slots:
+            n = _add_one(cache_key, window)
+            counted.append(cache_key)
+            if n > limit:
+                waits.append(math.ceil(start + window - now))
+        if waits:  # refused: not counted (a flood does not fill later windows' counts)
+            for cache_key in counted:
+                with contextlib.suppress(ValueError):  # expired meanwhile
+                    cache.decr(cache_key)
+            return max(1, max(waits))
     except Exception:  # the cache is down: let the action through
         logger.warning("rate limit %s not checked: cache unavailable", scope, exc_info=True)
     return 0
+
+
+def _add_one(cache_key: str, window: int) -> int:
+    """Count one in ``cache_key`` atomically; the count after it."""
+    for _ in range(3):
+        if cache.add(cache_key, 1, timeout=window + 1):
+            return 1
+        try:
+            return cache.incr(cache_key)
+        except ValueError:  # expired between add and incr: add again
+            continue
+    return 1
 
 
 def message(wait: int) -> str:
@@ -185,7 +214,13 @@ def too_many(request: HttpRequest, wait: int) -> HttpResponse:
         response = HttpResponse(html, status=429)
     else:
         response = render(request, "429.html", {"message": text}, status=429)
-    response["Retry-After"] = str(wait)
+    return retry_after(response, wait)
+
+
+def retry_after(response: HttpResponse, wait: int) -> HttpResponse:
+    """Mark ``response`` as a refusal over a rate: status 429 and ``Retry-After``."""
+    response.status_code = 429
+    response["Retry-After"] = str(max(1, int(wait)))
     return response
 
 

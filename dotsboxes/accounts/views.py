@@ -61,7 +61,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(_safe_next(request) or reverse("accounts:profile", args=[user.username]))
     context = {"form": form, "next": _safe_next(request)}
-    return render(request, "accounts/signup.html", context, status=429 if wait else 200)
+    response = render(request, "accounts/signup.html", context)
+    return throttle.retry_after(response, wait) if wait else response
 
 
 def _outcome_for(game: Game, user_id: int) -> str:

@@ -138,7 +138,8 @@ def new(request: HttpRequest) -> HttpResponse:
         form.name_sides_for(form.start_board)
         preview = board_svg(form.start_board, title=gettext("The starting position"))
     context = {"form": form, "preview": preview}
-    return render(request, "games/new.html", context, status=429 if wait else 200)
+    response = render(request, "games/new.html", context)
+    return throttle.retry_after(response, wait) if wait else response
 
 
 def _defaults(form: NewGameForm) -> dict:
@@ -182,6 +183,12 @@ def wait(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def move(request: HttpRequest, public_id: str) -> HttpResponse:
     game = _game(public_id)
+    wait = throttle.hit("move", *throttle.request_keys(request))
+    if wait:
+        if request.htmx:  # the panel as it stands, with the message where errors show
+            response = _respond(request, game, error=throttle.message(wait))
+            return throttle.retry_after(response, wait)
+        return throttle.too_many(request, wait)
     try:
         result = services.game_play_move(
             game=game,
@@ -202,8 +209,7 @@ def hint(request: HttpRequest, public_id: str) -> HttpResponse:
     if wait:
         if request.htmx:  # the panel, with the message where errors show (the page swaps 429)
             response = _respond(request, game, error=throttle.message(wait))
-            response.status_code = 429
-            return response
+            return throttle.retry_after(response, wait)
         return throttle.too_many(request, wait)
     try:
         game = services.game_count_hint(
@@ -390,7 +396,8 @@ def import_record(request: HttpRequest) -> HttpResponse:
             if data["mode"] == "replay":
                 return redirect(reverse("games:replay", args=[game.public_id]))
             return redirect(game)
-    return render(request, "games/import.html", {"form": form}, status=429 if wait else 200)
+    response = render(request, "games/import.html", {"form": form})
+    return throttle.retry_after(response, wait) if wait else response
 
 
 @require_GET

@@ -117,10 +117,8 @@ def new(request: HttpRequest) -> HttpResponse:
         "form": form,
         "limited": bool(wait),
     }
-    response = render(request, "reports/new.html", context, status=429 if wait else 200)
-    if wait:
-        response["Retry-After"] = str(wait)
-    return response
+    response = render(request, "reports/new.html", context)
+    return throttle.retry_after(response, wait) if wait else response
 
 
 @require_GET

@@ -26,4 +26,10 @@ StaleVersion = StaleVersionError  # 409: the client must re-fetch
 
 
 class TooFast(GameError):
+    """Over a rate limit: answered 429 with ``Retry-After: wait``."""
+
     status = 429
+
+    def __init__(self, message: str, wait: int = 1) -> None:
+        super().__init__(message)
+        self.wait = wait

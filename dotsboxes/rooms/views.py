@@ -136,7 +136,7 @@ def _act(
         wait = throttle.hit(limit, *throttle.request_keys(request))
         if wait:
             room = Room.objects.filter(game__public_id=public_id).first()
-            return _refused(request, room, TooFast(throttle.message(wait)))
+            return _refused(request, room, TooFast(throttle.message(wait), wait))
     viewer = viewer_from_request(request)
     version = _version(request)
     try:
@@ -160,9 +160,13 @@ def _refused(request: HttpRequest, room: Room | None, exc: GameError) -> HttpRes
         html = render_to_string("rooms/push.html#error", {"message": message})
         if room is not None and isinstance(exc, StaleVersion):
             html += render_room(room)
-        return HttpResponse(html, status=exc.status)
-    context = {"message": message, "room": room}
-    return render(request, "rooms/refused.html", context, status=exc.status)
+        response = HttpResponse(html, status=exc.status)
+    else:
+        context = {"message": message, "room": room}
+        response = render(request, "rooms/refused.html", context, status=exc.status)
+    if isinstance(exc, TooFast):
+        throttle.retry_after(response, exc.wait)
+    return response
 
 
 @require_POST
@@ -174,6 +178,7 @@ def move(request: HttpRequest, public_id: str) -> HttpResponse:
         lambda viewer, version: services.room_play_move(
             public_id=public_id, viewer=viewer, edge=edge, version=version
         ),
+        limit="move",
     )
 
 
