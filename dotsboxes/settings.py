@@ -257,6 +257,9 @@ CLOCK_OFFSET_FILE = os.environ.get("CLOCK_OFFSET_FILE", "")
 # -- analysis ----------------------------------------------------------------------
 # Finished games with a signed-in player are analysed without being asked ("0": off).
 ANALYSIS_AUTO = os.environ.get("ANALYSIS_AUTO", "1") != "0"
+# Analyses of one player in the background lane at once; the rest wait their turn
+# (dotsboxes/analysis/scheduling.py, docs/ANALYSIS.md).
+ANALYSIS_PER_PLAYER = env_int("ANALYSIS_PER_PLAYER", 2)
 
 # -- sessions, auth ---------------------------------------------------------------
 # Database sessions (pooled connections).  Not cached_db on Redis: Django's cache

@@ -23,6 +23,10 @@ class GameAnalysis(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     done = models.PositiveSmallIntegerField(default=0)  # edges analysed so far
     total = models.PositiveSmallIntegerField(default=0)
+    # Whose share of the background lane it takes (analysis/scheduling.py): "user:<pk>"
+    # or "session:<key>"; and when it was sent to the engine (empty: waiting for a place).
+    owner = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
     # What dotsboxes.engine.annotate.annotate returned (plain JSON).
     result = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -13,6 +13,9 @@ A server can die while its job runs.  Its row then stops moving: an analysis
 not heard of for :data:`STALE_SECONDS` (progress is reported after every edge)
 that this process is not running is started again by the next request (on the
 queue, a worker's death needs no request: the queue delivers the job again).
+
+Who goes first is :mod:`.scheduling`'s business: each owner has a fair share of
+the background lane, and only games worth it are analysed without being asked.
 """
 
 from __future__ import annotations
@@ -34,12 +37,13 @@ from dotsboxes.games.events import GameChanged, game_changed
 from dotsboxes.games.models import Game
 from dotsboxes.games.seats import Actor
 
+from . import scheduling
 from .models import GameAnalysis
 
 log = logging.getLogger(__name__)
 
 #: Seconds without progress after which a queued or running analysis counts as lost.
-STALE_SECONDS = 300
+STALE_SECONDS = scheduling.STALE_SECONDS
 
 _running: set[int] = set()  # analyses this process has submitted and not yet stored
 _running_lock = threading.Lock()
@@ -75,17 +79,18 @@ def current(game: Game) -> GameAnalysis | None:
     ).first()
 
 
-def request_analysis(game: Game) -> GameAnalysis:
-    """Find or start the analysis of ``game`` (call :func:`refusal` first).
+def request_analysis(game: Game, owner: str = "") -> GameAnalysis:
+    """Find or start the analysis of ``game`` for ``owner`` (call :func:`refusal` first).
 
     A done one is reused; a failed one, or one lost with its server, starts again.
+    It goes to the engine when its owner has a place in the lane (:mod:`.scheduling`).
     """
     with transaction.atomic():
         analysis, created = GameAnalysis.objects.get_or_create(
             game=game,
             game_version=game.version,
             engine_version=annotate.VERSION,
-            defaults={"total": game.moves.count()},
+            defaults={"total": game.moves.count(), "owner": owner},
         )
         if not created:
             analysis = GameAnalysis.objects.select_for_update().get(pk=analysis.pk)
@@ -95,11 +100,17 @@ def request_analysis(game: Game) -> GameAnalysis:
             and analysis.pk not in _running
         )
         if created or lost or analysis.status == GameAnalysis.Status.FAILED:
-            analysis.status, analysis.done = GameAnalysis.Status.QUEUED, 0
+            analysis.status, analysis.done, analysis.sent_at = GameAnalysis.Status.QUEUED, 0, None
             analysis.save()
-            pk = analysis.pk
-            transaction.on_commit(lambda: _start(pk))
+            owner = analysis.owner
+            transaction.on_commit(lambda: _dispatch(owner))
     return analysis
+
+
+def _dispatch(owner: str) -> None:
+    """Send the owner's oldest waiting analyses that have a place in the lane."""
+    for pk in scheduling.admit(owner):
+        _start(pk)
 
 
 def _start(pk: int) -> Future | None:
@@ -162,7 +173,18 @@ def analyse(pk: int) -> None:
     finally:
         with _running_lock:
             _running.discard(pk)
+        _next_of_owner(pk)
         connections.close_all()  # a job thread (or worker) lives on: give the connection back
+
+
+def _next_of_owner(pk: int) -> None:
+    # This analysis left the lane: its owner's next waiting one takes the place.
+    try:
+        owner = GameAnalysis.objects.filter(pk=pk).values_list("owner", flat=True).first()
+        if owner is not None:
+            _dispatch(owner)
+    except Exception:
+        log.warning("could not send the next analysis after %s", pk, exc_info=True)
 
 
 def _progress(pk: int, done: int, total: int) -> None:
@@ -180,11 +202,11 @@ def _progress(pk: int, done: int, total: int) -> None:
 
 @receiver(game_changed, dispatch_uid="analysis.auto")
 def _on_game_changed(sender, *, change: GameChanged, **kwargs) -> None:
-    """Games of signed-in players are analysed when they finish (``ANALYSIS_AUTO``)."""
+    """Finished games worth it are analysed without being asked (``ANALYSIS_AUTO``)."""
     if change.active or not getattr(settings, "ANALYSIS_AUTO", True):
         return
     game = Game.objects.filter(pk=change.game_id, status=Game.Status.FINISHED).first()
-    if game is None or not (game.blue_user_id or game.red_user_id):
+    if game is None or not scheduling.worth_analysing(game):
         return
     if not refusal(game, Actor(), staff=True):
-        request_analysis(game)
+        request_analysis(game, scheduling.owner_of_game(game))

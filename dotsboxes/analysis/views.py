@@ -30,7 +30,7 @@ from dotsboxes.games.wording import player_name, size_text
 from dotsboxes.rules import Board, Edge, Player, RulesError
 
 from . import board as board_jobs
-from . import services
+from . import scheduling, services
 from .panel import build, game_page_url
 
 MAX_SIZE = 9
@@ -133,7 +133,7 @@ def request_analysis(request: HttpRequest, public_id: str) -> HttpResponse:
         wait = throttle.hit("analysis", *throttle.request_keys(request))
         if wait:
             return throttle.too_many(request, wait)
-    services.request_analysis(game)
+    services.request_analysis(game, scheduling.owner_of_request(request))
     return redirect(back)
 
 

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from dotsboxes import throttle
 from dotsboxes.analysis import board as board_values
+from dotsboxes.analysis import scheduling
 from dotsboxes.analysis import services as analyses
 from dotsboxes.analysis.models import GameAnalysis
 from dotsboxes.games.identity import browser_token
@@ -37,11 +38,11 @@ def _player_plies(game: Game, moves: list) -> list[int]:
     return [i for i, m in enumerate(moves) if not m.by_computer and m.side != computer]
 
 
-def _analysis(game: Game) -> GameAnalysis:
+def _analysis(game: Game, owner: str) -> GameAnalysis:
     """The game's stored analysis, asked for if there is none (or it failed)."""
     analysis = analyses.current(game)
     if analysis is None or analysis.status == GameAnalysis.Status.FAILED:
-        analysis = analyses.request_analysis(game)
+        analysis = analyses.request_analysis(game, owner)
     return analysis
 
 
@@ -91,7 +92,7 @@ def from_game(request: HttpRequest, public_id: str) -> HttpResponse:
         wait = throttle.hit("analysis", *throttle.request_keys(request))
         if wait:
             return throttle.too_many(request, wait)
-    analysis = _analysis(game)
+    analysis = _analysis(game, scheduling.owner_of_request(request))
     if analysis.status != GameAnalysis.Status.DONE:
         context.update(pending=True, done=analysis.done, total=analysis.total)
     else:

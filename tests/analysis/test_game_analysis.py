@@ -153,7 +153,12 @@ def finish(game: Game) -> None:
 def test_a_finished_game_of_a_signed_in_player_is_analysed_by_itself(settings):
     settings.ANALYSIS_AUTO = True
     user = get_user_model().objects.create_user("ana", password="pw12345678")
-    fields = {"mode": Game.Mode.LOCAL, "blue_user": user, "blue_token": "seat", "red_token": "seat"}
+    fields = {
+        "mode": Game.Mode.ONLINE,
+        "blue_user": user,
+        "blue_token": "seat",
+        "red_token": "seat",
+    }
     game = played_game(width=2, height=2, seed=5, edges=11, **fields)
     finish(game)
     assert wait_done(game).status == GameAnalysis.Status.DONE
