@@ -34,6 +34,8 @@ from . import scheduling, services
 from .panel import build, game_page_url
 
 MAX_SIZE = 9
+#: The sizes the analysis board offers to start from (width, height in boxes).
+BOARD_SIZES = [(n, n) for n in range(2, 7)] + [(3, 2), (4, 3), (5, 4)]
 
 
 def _is_staff(request: HttpRequest) -> bool:
@@ -311,7 +313,7 @@ def _render_board(
         "facts": [] if board.is_over() else position_facts(board, control=True),
         "scores": board.scores,
         "scale": [(c, label) for _b, c, label in SCALE],
-        "sizes": [f"{n}x{n}" for n in range(2, 7)] + ["3x2", "4x3", "5x4"],
+        "sizes": [(f"{w}x{h}", f"{w} × {h}") for w, h in BOARD_SIZES],  # noqa: RUF001 - the multiplication sign
         "annotate_version": annotate.VERSION,
     }
     template = "analysis/board.html"

@@ -76,7 +76,8 @@ def edge_error(text: str, error: Exception | None = None) -> str:
 
 def size_text(width: int, height: int) -> str:
     """A board's size in boxes and in dots, in the active language."""
-    return gettext("%(w)d x %(h)d boxes (%(dw)d x %(dh)d dots)") % {
+    # The multiplication sign, as every page writes sizes (records keep an ASCII x).
+    return gettext("%(w)d × %(h)d boxes (%(dw)d × %(dh)d dots)") % {  # noqa: RUF001
         "w": width,
         "h": height,
         "dw": width + 1,

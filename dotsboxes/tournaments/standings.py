@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.utils.translation import pgettext
+
 from . import pairing
 from .models import Entry, Pairing, Tournament
 
@@ -27,6 +29,16 @@ class Row:
     def on_fire(self) -> bool:
         """Arena: the next win counts double."""
         return self.streak >= 2
+
+    @property
+    def results_shown(self) -> str:
+        """:attr:`results` in the active language (W, D and L are English initials)."""
+        letters = {
+            "W": pgettext("tournament result, one letter", "W"),
+            "D": pgettext("tournament result, one letter", "D"),
+            "L": pgettext("tournament result, one letter", "L"),
+        }
+        return "".join(letters.get(x, x) for x in self.results)
 
     @property
     def name(self) -> str:
