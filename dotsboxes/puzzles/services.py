@@ -28,6 +28,10 @@ RATING_KEY = "puzzle_rating"  # an anonymous player's rating: [rating, deviation
 STREAK_KEY = "puzzle_streak"
 #: Streak mode picks among puzzles within this many points of the lowest one left.
 STREAK_STEP = 40.0
+#: A streak's first puzzle is drawn from the lowest band: within this of the lowest rating
+#: (32 of the 500 shipped puzzles; within STREAK_STEP there were 3, and fresh sessions kept
+#: meeting the same first puzzle).
+STREAK_FIRST_BAND = 100.0
 #: Puzzles served are drawn at random among this many nearest the player's rating.
 NEAREST = 12
 
@@ -243,7 +247,9 @@ def streak_next(session) -> Puzzle | None:
     """The streak's next puzzle: among the lowest rated above the last one solved.
 
     A random one of those within :data:`STREAK_STEP` of the lowest, so streaks
-    differ but climb.  Streak puzzles are not rated.  ``None`` when none is left.
+    differ but climb; the first one within :data:`STREAK_FIRST_BAND`, so fresh
+    streaks start in different places.  Streak puzzles are not rated.  ``None``
+    when none is left.
     """
     streak = streak_state(session)
     qs = Puzzle.objects.filter(hidden=False).exclude(pk__in=streak["seen"])
@@ -252,7 +258,8 @@ def streak_next(session) -> Puzzle | None:
     lowest = qs.order_by("rating").values_list("rating", flat=True).first()
     if lowest is None:
         return None
-    ids = list(qs.filter(rating__lte=lowest + STREAK_STEP).values_list("pk", flat=True))
+    band = STREAK_FIRST_BAND if streak["above"] is None else STREAK_STEP
+    ids = list(qs.filter(rating__lte=lowest + band).values_list("pk", flat=True))
     puzzle = Puzzle.objects.get(pk=random.choice(ids))
     session[STREAK_KEY] = {**streak, "seen": [*streak["seen"], puzzle.pk][-500:]}
     return puzzle

@@ -267,3 +267,18 @@ def test_the_whole_history_can_be_browsed_page_by_page(alice, decline_puzzle):
     assert second.count("<tr>") == 5 + 1
     shown = set(re.findall(r"Puzzle (\d+)</a>", first + second))
     assert shown == {str(p.pk) for p in puzzles}
+
+
+def test_fresh_streaks_start_at_random_within_the_lowest_rating_band():
+    # Issue 23: every fresh session's streak began with the same puzzle.  With the shipped
+    # set, 30 fresh sessions now start at many different puzzles, all of the lowest band.
+    from django.test import Client
+
+    lowest = Puzzle.objects.filter(hidden=False).order_by("rating").first().rating
+    firsts = set()
+    for _ in range(30):
+        response = Client().get(reverse("puzzles:streak"))
+        firsts.add(int(re.search(r"/(\d+)/$", response.url).group(1)))
+    assert len(firsts) >= 8, firsts
+    ratings = Puzzle.objects.filter(pk__in=firsts).values_list("rating", flat=True)
+    assert max(ratings) <= lowest + services.STREAK_FIRST_BAND
