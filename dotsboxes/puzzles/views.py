@@ -113,6 +113,9 @@ def _context(request: HttpRequest, who, item: Puzzle, result: dict | None) -> di
     player = services.board_at(item, 0).turn
     done = state["done"]
     title = gettext("Puzzle %(number)d") % {"number": item.pk}
+    # Moves that count as right at this step: one, or a family of equally good ones.
+    step = item.line[state["step"]] if state["step"] < len(item.line) else None
+    best_count = len(step["accepted"]) if step else 1
     context = {
         "puzzle": item,
         "state": state,
@@ -125,6 +128,7 @@ def _context(request: HttpRequest, who, item: Puzzle, result: dict | None) -> di
         "themes": described(item.themes),
         "streak": services.streak_state(request.session) if state.get("streak") else None,
         "board_title": title,
+        "best_count": best_count,
     }
     last = []
     if result and result.get("correct"):

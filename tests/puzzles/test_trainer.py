@@ -282,3 +282,24 @@ def test_fresh_streaks_start_at_random_within_the_lowest_rating_band():
     assert len(firsts) >= 8, firsts
     ratings = Puzzle.objects.filter(pk__in=firsts).values_list("rating", flat=True)
     assert max(ratings) <= lowest + services.STREAK_FIRST_BAND
+
+
+def test_a_puzzle_with_several_best_moves_says_how_many_in_both_languages(client):
+    # Issue 23: a puzzle accepting both b3-c3 and c2-c3 asked for "the best move" and said
+    # "Every other move loses at least two boxes".  One from the shipped set with two.
+    from django.test import Client
+
+    from tests.i18n.test_language import ZH, english_words
+
+    family = next(
+        p
+        for p in Puzzle.objects.filter(hidden=False).order_by("pk")
+        if p.line[0]["player"] and len(p.line[0]["accepted"]) == 2
+    )
+    page = client.get(_url(family)).content.decode()
+    assert "to move: find a best move (2 are equally good)." in page
+    assert "Every move but these 2 loses at least two boxes, proved by the solver." in page
+    assert "find the best move" not in page and "Every other move" not in page
+    page = Client().get(_url(family), **ZH).content.decode()
+    assert "共 2 步同样好" in page and "除这 2 步之外" in page
+    assert english_words(page) == []
