@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "dotsboxes.api",
     "dotsboxes.profiles",  # the profile sections that need several apps
     "dotsboxes.tournaments",
+    "dotsboxes.studies",
     "dotsboxes.jobs",  # engine work: job functions, their transport, `engine_worker`
 ]
 

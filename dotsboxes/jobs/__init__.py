@@ -40,6 +40,7 @@ JOB_MODULES = (
     "dotsboxes.games.hints",
     "dotsboxes.analysis.services",
     "dotsboxes.analysis.board",
+    "dotsboxes.studies.checks",
 )
 
 _registry: dict[str, Job] = {}
