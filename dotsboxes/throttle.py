@@ -72,6 +72,8 @@ DEFAULT_RATES = {
     # well above a person's speed (a chain taken in a burst is a few edges in a second);
     # a script finishing 9 x 9 games in seconds meets it.
     "move": ("40/10s", "120/10s"),
+    "study_create": ("20/h", "60/h"),  # studies made, imported or copied
+    "study_edit": ("120/m", "360/m"),  # an author's edits (each may queue solver checks)
     # The bot API (per token's account, per address): every call, challenges, streams.
     "api": ("300/m", "900/m"),
     "api_challenge": ("20/10m", "60/10m"),

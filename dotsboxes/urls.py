@@ -22,5 +22,6 @@ urlpatterns = [
     path("api/", include("dotsboxes.api.urls")),
     path("bots/", include("dotsboxes.api.web_urls")),
     path("tournaments/", include("dotsboxes.tournaments.urls")),
+    path("studies/", include("dotsboxes.studies.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -80,6 +80,7 @@ LAYERS = [
     {"leases"},  # the database lease games fall back on without Redis
     {"games"},
     {"analysis"},  # stored analyses of games; the guide and reports show them
+    {"studies"},  # user studies and the solver's checks of their claims; guide and reports use them
     {"rooms", "guide", "accounts"},
     {"reports", "notifications", "api", "profiles", "tournaments", "puzzles"},
 ]

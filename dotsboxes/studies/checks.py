@@ -105,6 +105,14 @@ def claims(chapter: notation.Chapter) -> list[Claim]:
     return found[:MAX_CLAIMS]
 
 
+def positions(chapter: notation.Chapter) -> list[str]:
+    """The positions the solver must value: every claim's, and the start's if asked about."""
+    keys = [c.key for c in claims(chapter)]
+    if chapter.questions:
+        keys.insert(0, chapter.start_board().key())
+    return list(dict.fromkeys(keys))
+
+
 def blue_final(board: Board, result: dict | None) -> int | None:
     """Blue's boxes at the end with best play from ``board``: None unless proved."""
     if board.is_over():

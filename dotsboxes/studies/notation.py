@@ -145,25 +145,25 @@ def body_tokens(chapter: Chapter) -> list[str]:
     if root.blue is not None:
         tokens.append(f"[blue {root.blue}]")
     if root.children:
-        _line_tokens(tokens, _Pos(chapter.start_board()), root, first=root.children[0])
+        _line_tokens(tokens, Pos(chapter.start_board()), root, first=root.children[0])
     return tokens
 
 
-class _Pos:
+class Pos:
     """A board and where its turn counting stands (turns count from 1 at a chapter's start)."""
 
     def __init__(self, board: Board, turn_no: int = 1, starts: bool = True) -> None:
         self.board, self.turn_no, self.starts = board, turn_no, starts
 
-    def after(self, edge: Edge) -> _Pos:
+    def after(self, edge: Edge) -> Pos:
         board = self.board.copy()
         board.play(edge)
         if board.last_claimed and not board.is_over():
-            return _Pos(board, self.turn_no, False)
-        return _Pos(board, self.turn_no + 1, True)
+            return Pos(board, self.turn_no, False)
+        return Pos(board, self.turn_no + 1, True)
 
 
-def _line_tokens(tokens: list[str], pos: _Pos, parent: Node, *, first: Node) -> None:
+def _line_tokens(tokens: list[str], pos: Pos, parent: Node, *, first: Node) -> None:
     node, need_number = first, True
     while node is not None:
         # A turn number stays on the line of its edge.
@@ -185,7 +185,7 @@ def _line_tokens(tokens: list[str], pos: _Pos, parent: Node, *, first: Node) -> 
             tokens.append("(")
             _line_tokens(tokens, pos, parent, first=other)
             tokens.append(")")
-        nxt = _Pos.after(pos, node.edge)
+        nxt = Pos.after(pos, node.edge)
         following = node.children[0] if node.children else None
         need_number = bool(annotated or variations)
         if following is not None and not nxt.starts and not need_number:
@@ -344,7 +344,7 @@ def _chapter(tokens: list, i: int, study: Study) -> int:
                 raise StudyFormatError("two values on one position", line=bline)
             chapter.root.blue = _claim(value, start, bline)
         k += 1
-    k = _parse_line(body, k, _Pos(start), chapter.root, top=True)
+    k = _parse_line(body, k, Pos(start), chapter.root, top=True)
     study.chapters.append(chapter)
     return j
 
@@ -407,7 +407,7 @@ def _claim(value: str, board: Board, line: int) -> int:
     return n
 
 
-def _parse_line(body: list, k: int, pos: _Pos, parent: Node, *, top: bool) -> int:
+def _parse_line(body: list, k: int, pos: Pos, parent: Node, *, top: bool) -> int:
     """Read edges from ``body[k]`` under ``parent`` until a ')' (or the end, at the top);
     return the index after it."""
     node: Node | None = None  # the last edge read; its annotations and variations follow it

@@ -19,9 +19,11 @@ from dotsboxes.studies.notation import (
 
 # Line ends are "\n" in a stored study (forms send "\r\n"; services normalise them).
 text = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\r"), max_size=30)
-one_line = st.text(
-    st.characters(exclude_categories=("Cs", "Zl", "Zp", "Cc")), min_size=1, max_size=20
-).map(str.strip).filter(bool)
+one_line = (
+    st.text(st.characters(exclude_categories=("Cs", "Zl", "Zp", "Cc")), min_size=1, max_size=20)
+    .map(str.strip)
+    .filter(bool)
+)
 
 
 @st.composite
