@@ -277,7 +277,7 @@ def test_a_chapter_from_a_finished_game_starts_at_the_ply_and_follows_the_game(a
 
 
 def test_the_embed_is_an_svg_image_linking_to_the_chapter(author, client):
-    study, chapter = _study_with_chapter(author)
+    study, _chapter = _study_with_chapter(author)
     response = client.get(f"/studies/{study.slug}/1.svg")
     assert response["Content-Type"].startswith("image/svg+xml")
     body = response.content.decode()
@@ -308,7 +308,8 @@ def test_staff_unlist_a_reported_study(author, client):
 def test_claims_list_the_positions_the_solver_settles(author):
     chapter = Chapter(
         title="x",
-        text="Chapter: x\nSize: 2 x 1 boxes\nQuestion: best a1-b1\n\n[blue 1] 1. a1-b1 ! [blue 2]\n",
+        text="Chapter: x\nSize: 2 x 1 boxes\nQuestion: best a1-b1\n\n"
+        "[blue 1] 1. a1-b1 ! [blue 2]\n",
     )
     found = checks.claims(chapter.parsed())
     after = Board(2, 1)
