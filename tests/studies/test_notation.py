@@ -138,3 +138,20 @@ def test_bad_moves_are_refused_with_the_line_and_the_reason(body, says):
 def test_a_study_without_any_size_is_refused():
     with pytest.raises(StudyFormatError, match="no 'Chapter:' and no 'Size:'"):
         parse_study("Blue: Ada\n\n1. a1-b1\n")
+
+
+def test_the_example_in_the_docs_reads_and_its_claims_hold():
+    from pathlib import Path
+
+    from dotsboxes.engine import solver
+
+    docs = (Path(__file__).parents[2] / "docs" / "STUDIES.md").read_text()
+    example = docs.split("```\n")[1]
+    study = parse_study(example)
+    assert format_study(study) == example
+    (chapter,) = study.chapters
+    start = chapter.start_board()
+    solution = solver.solve(start)
+    assert chapter.questions[0].answer in {str(e) for e in solution.best}
+    assert int(chapter.questions[1].answer) == (start.num_boxes + solution.value) // 2
+    assert chapter.root.blue == int(chapter.questions[1].answer)
