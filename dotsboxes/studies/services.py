@@ -345,7 +345,7 @@ class Answer:
 def answer_question(*, chapter: Chapter, number: int, answer: str, user=None) -> Answer:
     """Judge a reader's answer to question ``number`` (1-based) against the solver."""
     from dotsboxes.engine.analysis import analyse
-    from dotsboxes.games.presenters import player_name
+    from dotsboxes.games.wording import player_name
 
     parsed = chapter.parsed()
     if not 1 <= number <= len(parsed.questions):

@@ -22,7 +22,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from dotsboxes import throttle
 from dotsboxes.analysis.views import explore_url
 from dotsboxes.games.identity import actor_for
-from dotsboxes.games.presenters import board_svg, player_name, size_text
+from dotsboxes.games.svg import board_svg
+from dotsboxes.games.wording import player_name, size_text
 from dotsboxes.text import posted_edge
 
 from . import checks, present, services
