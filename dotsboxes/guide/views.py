@@ -12,6 +12,7 @@ from dotsboxes.games.explain import position_facts
 from dotsboxes.games.history import edge_list_html
 from dotsboxes.games.wording import edge_error, outcome_text, player_name
 from dotsboxes.rules import Board, RulesError, parse_record
+from dotsboxes.studies.models import Study
 from dotsboxes.text import posted_edge
 
 from . import progress as progress_store
@@ -52,7 +53,11 @@ def studies(request: HttpRequest) -> HttpResponse:
         levels.setdefault(study.level, []).append(
             {"study": study, "svg": diagram(study.board, title=gettext(study.title))}
         )
-    return render(request, "guide/studies.html", {"levels": levels})
+    # Players' studies the staff chose to show here (still public and listed).
+    featured = Study.objects.filter(
+        featured=True, visibility=Study.Visibility.PUBLIC, unlisted_by_staff=False
+    ).select_related("owner")[:20]
+    return render(request, "guide/studies.html", {"levels": levels, "featured": featured})
 
 
 @require_GET

@@ -11,11 +11,18 @@ from .models import Report
 class ReportAdmin(admin.ModelAdmin):
     list_display = ("id", "created_at", "category", "status", "board", "reporter", "review_link")
     list_filter = ("status", "category", "created_at")
-    list_select_related = ("game", "reporter", "resolved_by")
-    search_fields = ("text", "game__public_id", "reporter__username", "position_key")
+    list_select_related = ("game", "study", "reporter", "resolved_by")
+    search_fields = (
+        "text",
+        "game__public_id",
+        "study__title",
+        "reporter__username",
+        "position_key",
+    )
     date_hierarchy = "created_at"
     readonly_fields = (
         "game",
+        "study",
         "width",
         "height",
         "ply",
@@ -35,6 +42,8 @@ class ReportAdmin(admin.ModelAdmin):
 
     @admin.display(description="Board", ordering="width")
     def board(self, obj: Report) -> str:
+        if obj.study_id:
+            return f"study, chapter {obj.ply}"
         return f"{obj.width} x {obj.height} boxes, edge {obj.ply}"
 
     @admin.display(description="On the site")

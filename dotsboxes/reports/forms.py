@@ -31,6 +31,16 @@ class ReportForm(forms.ModelForm):
         return text
 
 
+class StudyReportForm(ReportForm):
+    """A study's report: it is offensive or misleading, or something else."""
+
+    category = forms.ChoiceField(
+        label=_("What kind of problem?"),
+        choices=[(c.value, c.label) for c in (Report.Category.STUDY, Report.Category.OTHER)],
+        widget=forms.RadioSelect,
+    )
+
+
 class ResolveForm(forms.Form):
     note = forms.CharField(
         label=_("Resolution note"),

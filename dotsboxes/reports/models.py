@@ -1,4 +1,4 @@
-"""A player's report that something went wrong at one point of one game."""
+"""A player's report that something went wrong at one point of one game, or in a study."""
 
 from __future__ import annotations
 
@@ -15,13 +15,21 @@ class Report(models.Model):
         RULES = "rules", _("A rule was applied wrongly")
         COMPUTER = "computer", _("The computer misbehaved")
         CHAT = "chat", _("Offensive chat")
+        STUDY = "study", _("Offensive or misleading study")
         OTHER = "other", _("Something else")
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
         RESOLVED = "resolved", _("Resolved")
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="reports")
+    # What is reported: a game, or a study (then ``ply`` is the chapter's number and the
+    # position its start).
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="reports"
+    )
+    study = models.ForeignKey(
+        "studies.Study", null=True, blank=True, on_delete=models.CASCADE, related_name="reports"
+    )
     # The ruleset and the position as they were when the report was made.
     width = models.PositiveSmallIntegerField(help_text="Board width in boxes")
     height = models.PositiveSmallIntegerField(help_text="Board height in boxes")
@@ -51,6 +59,13 @@ class Report(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["status", "-created_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(game__isnull=False, study__isnull=True)
+                | models.Q(game__isnull=True, study__isnull=False),
+                name="reports_game_or_study",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Report {self.pk}: {self.get_category_display()} at edge {self.ply}"

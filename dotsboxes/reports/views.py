@@ -21,8 +21,9 @@ from dotsboxes.games.models import Game
 from dotsboxes.games.svg import board_svg
 from dotsboxes.rooms.models import Message
 from dotsboxes.rules import Board, RulesError
+from dotsboxes.studies.models import Chapter, Study
 
-from .forms import ReportForm, ResolveForm
+from .forms import ReportForm, ResolveForm, StudyReportForm
 from .models import Report
 
 CHAT_SHOWN = 300  # chat lines of an online game shown beside a report
@@ -83,6 +84,8 @@ def _svg(board: Board) -> str:
 
 @require_http_methods(["GET", "POST"])
 def new(request: HttpRequest) -> HttpResponse:
+    if "study" in request.GET:
+        return _new_study_report(request, request.GET["study"])
     public_id = request.GET.get("game", "")
     game = Game.objects.filter(public_id=public_id).first() if public_id else None
     if game is None:
@@ -121,11 +124,50 @@ def new(request: HttpRequest) -> HttpResponse:
     return throttle.retry_after(response, wait) if wait else response
 
 
+def _new_study_report(request: HttpRequest, slug: str) -> HttpResponse:
+    """Report a study (anyone who may read it): its first chapter's start, or the one named."""
+    study = Study.objects.filter(slug=slug).first()
+    if study is None or not study.may_view(request.user):
+        return render(request, "reports/no_game.html", {"public_id": slug}, status=404)
+    chapters = list(study.chapters.all())
+    number = _ply(request.GET.get("chapter"), len(chapters), default=1)
+    chapter = next((c for c in chapters if c.number == number), None)
+    board = chapter.parsed().start_board() if chapter else None
+    form = StudyReportForm(request.POST or None)
+    wait = 0
+    if request.method == "POST" and form.is_valid():
+        keys = throttle.request_keys(request)
+        wait = throttle.hit("report", *keys, count=False)
+        if not wait:
+            report = form.save(commit=False)
+            report.study = study
+            report.width, report.height = (board.width, board.height) if board else (0, 0)
+            report.ply = chapter.number if chapter else 0
+            report.position_key = board.key() if board else ""
+            report.reporter = request.user if request.user.is_authenticated else None
+            report.save()
+            throttle.hit("report", *keys)
+            return redirect(f"{reverse('reports:thanks')}?study={study.slug}")
+    context = {
+        "study": study,
+        "chapter": chapter,
+        "svg": board_svg(board, guides=True) if board else None,
+        "form": form,
+        "limited": bool(wait),
+    }
+    response = render(request, "reports/new_study.html", context)
+    return throttle.retry_after(response, wait) if wait else response
+
+
 @require_GET
 def thanks(request: HttpRequest) -> HttpResponse:
     game = Game.objects.filter(public_id=request.GET.get("game", "")).first()
+    study = Study.objects.filter(slug=request.GET.get("study", "")).first()
+    back = study.get_absolute_url() if study and study.may_view(request.user) else None
     return render(
-        request, "reports/thanks.html", {"game": game, "game_url": game and game_url(game)}
+        request,
+        "reports/thanks.html",
+        {"game": game, "game_url": game and game_url(game), "study_url": back},
     )
 
 
@@ -133,7 +175,7 @@ def thanks(request: HttpRequest) -> HttpResponse:
 @staff_required
 def queue(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", Report.Status.OPEN)
-    reports = Report.objects.select_related("game", "reporter", "resolved_by")
+    reports = Report.objects.select_related("game", "study", "reporter", "resolved_by")
     if status in Report.Status.values:
         reports = reports.filter(status=status)
     else:
@@ -148,8 +190,10 @@ def queue(request: HttpRequest) -> HttpResponse:
 @staff_required
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
     report = get_object_or_404(
-        Report.objects.select_related("game", "reporter", "resolved_by"), pk=pk
+        Report.objects.select_related("game", "study", "reporter", "resolved_by"), pk=pk
     )
+    if report.study_id:
+        return _study_detail(request, report)
     game = report.game
     moves = list(game.moves.order_by("ply").values_list("ply", "edge", "side"))
     ply = _ply(request.GET.get("ply"), len(moves), default=min(report.ply, len(moves)))
@@ -177,6 +221,20 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         ),
     }
     return render(request, "reports/detail.html", context)
+
+
+def _study_detail(request: HttpRequest, report: Report) -> HttpResponse:
+    study = report.study
+    chapter = Chapter.objects.filter(study=study, number=report.ply).first()
+    board = Board.from_key(report.position_key) if report.position_key else None
+    context = {
+        "report": report,
+        "study": study,
+        "chapter": chapter,
+        "svg": board_svg(board, guides=True) if board else None,
+        "form": ResolveForm(initial={"note": report.resolution_note}),
+    }
+    return render(request, "reports/study_detail.html", context)
 
 
 @require_POST

@@ -320,3 +320,39 @@ def test_claims_list_the_positions_the_solver_settles(author):
         ("best", "2x1.0.0.b", "0"),
         ("blue", after.key(), "0"),
     ]
+
+
+def test_a_study_is_reported_like_a_game_and_staff_review_it_beside_its_board(author, client):
+    from dotsboxes.reports.models import Report
+
+    study, _chapter = _study_with_chapter(author)
+    client.logout()
+    page = client.get(f"/studies/{study.slug}/").content.decode()
+    assert f"/reports/new/?study={study.slug}" in page
+    response = client.post(
+        f"/reports/new/?study={study.slug}", {"category": "study", "text": "This lesson is spam."}
+    )
+    assert response.status_code == 302
+    report = Report.objects.get()
+    assert (report.study, report.game, report.ply) == (study, None, 1)
+    assert report.position_key == Board(2, 2).key()
+    staff = Client()
+    staff.force_login(_user("staff", is_staff=True))
+    queue = staff.get("/reports/").content.decode()
+    assert "Study: Sacrifices" in queue
+    detail = staff.get(f"/reports/{report.pk}/").content.decode()
+    assert "This lesson is spam." in detail and f"/studies/{study.slug}/staff" in detail
+    staff.post(f"/studies/{study.slug}/staff", {"action": "unlist"})
+    assert not Study.objects.get().is_listed
+    assert client.get(f"/reports/{report.pk}/").status_code in (302, 404)
+
+
+def test_staff_feature_a_public_study_in_the_guide(author, client):
+    study, _chapter = _study_with_chapter(author)
+    assert study.title not in client.get("/learn/studies/").content.decode()
+    client.force_login(_user("staff", is_staff=True))
+    client.post(f"/studies/{study.slug}/staff", {"action": "feature"})
+    guide = client.get("/learn/studies/").content.decode()
+    assert study.title in guide and study.get_absolute_url() in guide
+    Study.objects.filter(pk=study.pk).update(visibility="private")
+    assert study.title not in client.get("/learn/studies/").content.decode()
