@@ -14,6 +14,7 @@ urlpatterns = [
     path("play/", include("dotsboxes.games.urls")),
     path("rooms/", include("dotsboxes.rooms.urls")),
     path("learn/", include("dotsboxes.guide.urls")),
+    path("accounts/settings/", include("dotsboxes.privacy.urls")),
     path("accounts/", include("dotsboxes.accounts.urls")),
     path("reports/", include("dotsboxes.reports.urls")),
     path("notifications/", include("dotsboxes.notifications.urls")),

@@ -83,6 +83,7 @@ LAYERS = [
     {"studies"},  # user studies and the solver's checks of their claims; guide and reports use them
     {"rooms", "guide", "accounts"},
     {"reports", "notifications", "api", "profiles", "tournaments", "puzzles"},
+    {"privacy"},  # closing an account and its data archive reach into every app above
 ]
 
 

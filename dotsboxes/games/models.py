@@ -17,6 +17,9 @@ from dotsboxes.rules import Board, Edge, Player
 from .wording import level_name, player_name, size_text
 
 SIZE_VALIDATORS = [MinValueValidator(1), MaxValueValidator(9)]
+#: The stored name of a closed account's seats (``privacy.closing``), shown in the
+#: reader's language: its games stay for the opponents, its name does not.
+CLOSED_ACCOUNT = "Closed account"
 
 
 def new_public_id() -> str:
@@ -199,8 +202,9 @@ class Game(models.Model):
         """``side``'s stored name as the reader should see it.
 
         Unnamed seats are stored as "Blue"/"Red", the person facing the computer as
-        "You" and the computer as "Computer (casual)": those are shown in the
-        reader's language; a name someone typed, as typed.
+        "You", the computer as "Computer (casual)" and a closed account's seat as
+        ``CLOSED_ACCOUNT``: those are shown in the reader's language; a name someone
+        typed, as typed.
         """
         side = Side.of(side) if isinstance(side, Player) else Side(side)
         name = self.name_of(side)
@@ -208,6 +212,8 @@ class Game(models.Model):
             return player_name(side.player)
         if name == "You" and self.computer_side and not self.is_computer(side):
             return gettext("You")
+        if name == CLOSED_ACCOUNT and getattr(self, f"{side.value}_user_id"):
+            return gettext("Closed account")
         level = self.computer_level
         if self.is_computer(side) and name == f"Computer ({level})":
             return gettext("Computer (%(level)s)") % {"level": level_name(level)}

@@ -22,12 +22,11 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from dotsboxes import throttle
-from dotsboxes.rules import Board, GameRecord, format_record
+from dotsboxes.rules import Board
 
 from . import computer, hints, services
 from .errors import GameError
@@ -37,6 +36,7 @@ from .identity import actor_for
 from .models import Game, Side
 from .panel import build_panel, legend_html
 from .record_import import game_import
+from .records import record_text
 from .seats import Actor
 from .svg import board_svg
 
@@ -329,37 +329,11 @@ def _replay_status(game: Game, board: Board, ply: int, total: int) -> str:
     return text
 
 
-def _record_text(game: Game) -> str:
-    # A record is data in the notation's own (English) words, whoever asks for it:
-    # any reader's import must parse it.
-    with translation.override("en"):
-        return _english_record_text(game)
-
-
-def _english_record_text(game: Game) -> str:
-    board = game.board()
-    headers = {
-        "Blue": game.blue_name,
-        "Red": game.red_name,
-        "Date": timezone.localtime(game.created_at).date().isoformat(),
-    }
-    if game.mode == Game.Mode.COMPUTER:
-        headers["Computer"] = f"{game.get_computer_side_display()} ({game.computer_level})"
-    headers["Hints"] = str(game.hints_used)
-    if game.start_key:
-        headers["Position"] = game.start_key
-    panel_result = build_panel(game, viewer=Actor()).result_text
-    if panel_result:
-        headers["Result"] = panel_result
-    record = GameRecord(board.width, board.height, [t.edges for t in turns(board)], headers)
-    return format_record(record)
-
-
 @require_GET
 def record(request: HttpRequest, public_id: str) -> HttpResponse:
     """The game record as a text file (the rules core's notation)."""
     game = _game(public_id)
-    response = HttpResponse(_record_text(game), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(record_text(game), content_type="text/plain; charset=utf-8")
     filename = f"dotsboxes-{game.public_id}.txt"
     if request.GET.get("download"):
         response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -814,6 +814,16 @@ def settings_cases(alice: Persona, carol: Persona, anon: Persona) -> list[Case]:
     new = {"new_password1": "x-" + PASSWORD, "new_password2": "x-" + PASSWORD}
     cases += forged(anon, alice, set_new, new, htmx=False)
     cases += [Case("forged reset link", anon, set_new, new, "form", htmx=False)]
+    data = "/accounts/settings/data"
+    cases += forged(carol, alice, data, {}, htmx=False)
+    cases += [Case("signed out", anon, data, {}, "login", htmx=False)]
+    close = "/accounts/settings/close"
+    cases += forged(carol, alice, close, {"password": PASSWORD}, htmx=False)
+    cases += [
+        Case("signed out", anon, close, {"password": PASSWORD}, "login", htmx=False),
+        Case("wrong password", carol, close, {"password": "no"}, "form", htmx=False),
+        Case("no password", carol, close, {}, "form", htmx=False),
+    ]
     return cases
 
 

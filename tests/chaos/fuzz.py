@@ -398,6 +398,8 @@ async def set_up(base: str) -> tuple[list[Player], list[str], dict]:
         "/accounts/email/confirm/MTp4QHkuejpr:1abc:forged/",
         "/accounts/password/reset/",
         "/accounts/password/reset/MQ/forged-token/",
+        "/accounts/settings/data",
+        "/accounts/settings/close",
         "/reports/1/reopen/",
         f"/analysis/game/{computer_id}/request",
         f"/learn/practice/{slug[1] if slug else 'x'}/",
