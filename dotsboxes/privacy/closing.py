@@ -26,8 +26,8 @@ from dotsboxes.accounts.forms import CLOSED_PREFIX
 from dotsboxes.accounts.models import Profile, ReservedName
 from dotsboxes.api import services as api
 from dotsboxes.api.models import ApiToken, Challenge
-from dotsboxes.games.models import CLOSED_ACCOUNT, Game, Side
 from dotsboxes.games.errors import GameError
+from dotsboxes.games.models import CLOSED_ACCOUNT, Game, Side
 from dotsboxes.guide.models import ExerciseProgress
 from dotsboxes.notifications.models import Notification, Preferences
 from dotsboxes.puzzles.models import PuzzleAttempt, PuzzleRating
