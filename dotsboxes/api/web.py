@@ -7,11 +7,17 @@ then sends the challenger into the room.
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
+import markdown
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -25,6 +31,8 @@ from .forms import ChallengeForm, TokenForm
 from .models import ApiToken, Challenge
 
 NEW_TOKEN_KEY = "api_new_token"
+#: The bot API's documentation, one file for the repository and the site.
+API_DOC = Path(settings.BASE_DIR) / "docs" / "API.md"
 
 
 def _profile(user: object) -> str:
@@ -156,3 +164,22 @@ def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
     except GameError as exc:
         return _refused(request, exc)
     return _back(request, reverse("bots:challenge_page", args=[challenge.pk]))
+
+
+@require_GET
+def api_docs(request: HttpRequest) -> HttpResponse:
+    """The bot API's documentation (docs/API.md), for people on the site."""
+    return render(request, "api/docs.html", {"body": mark_safe(_api_docs_html())})
+
+
+@functools.cache
+def _api_docs_html() -> str:
+    """docs/API.md as HTML (Python-Markdown: tables, fenced code, heading anchors).
+
+    Our own file, so its HTML is trusted; rendered once per process.
+    """
+    return markdown.markdown(
+        API_DOC.read_text(encoding="utf-8"),
+        extensions=["tables", "fenced_code", "toc"],
+        output_format="html",
+    )

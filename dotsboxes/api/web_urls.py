@@ -6,6 +6,7 @@ from . import web
 
 app_name = "bots"
 urlpatterns = [
+    path("api/", web.api_docs, name="api_docs"),
     path("become-bot", web.become_bot, name="become_bot"),
     path("tokens/new", web.token_new, name="token_new"),
     path("tokens/<int:token_id>/revoke", web.token_revoke, name="token_revoke"),

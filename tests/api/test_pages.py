@@ -262,3 +262,20 @@ def test_the_bot_mark_in_your_turn_correspondence_games_and_tournaments(
     assert not re.search(r'<td>alice <span class="bot-badge"', page)
     playing = page[page.index('data-testid="playing"') :]
     assert re.search(r'alphabot <span class="bot-badge"', playing)  # the game in progress
+
+
+def test_the_api_documentation_is_a_page_linked_from_a_bots_profile(fresh):
+    # Issue 23: the profile said "See the API documentation (docs/API.md)" as plain text.
+    from pathlib import Path
+
+    page = Client().get(reverse("bots:api_docs"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert '<h1 id="the-bot-api">The bot API</h1>' in html
+    assert "<table>" in html and "<pre><code" in html  # its tables and curl session, rendered
+    source = (Path(__file__).resolve().parents[2] / "docs" / "API.md").read_text()
+    assert "## Endpoints" in source and ">Endpoints</h2>" in html
+    services.bot_account_create(user=fresh)
+    profile = signed_in(fresh).get(reverse("accounts:profile", args=["newbot"])).content.decode()
+    assert f'<a href="{reverse("bots:api_docs")}">API documentation</a>' in profile
+    assert "(docs/API.md)" not in profile
