@@ -8,8 +8,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from dotsboxes.analysis.models import GameAnalysis
+from dotsboxes.games.models import Game
 
-from .test_play import new_game
+from .test_play import draw, new_game
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=20_000)
@@ -175,3 +176,31 @@ def test_the_turn_log_of_an_earlier_position_shows_that_turn(live_server, page):
     page.locator('[data-nav="next-turn"]').click()
     expect(page.locator(".log-current")).to_have_attribute("value", "1")
     assert in_view(".log-current")
+
+
+def test_the_analysis_players_table_fits_a_phone_in_both_languages(live_server, page, screenshot):
+    # Issue 23: /play/<id>/replay/ and /analysis/game/<id>/ were 379 px wide at 375 px in
+    # English and 397 px in Chinese; the table's last column was cut off.
+    # Against the computer ("Computer (beginner)"), and a typed name as long as one may be.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    game = new_game(page, live_server.url, mode="computer", size="2x2")
+    while page.locator(".result-banner").count() == 0:
+        slot = page.locator("#game .slot").first
+        if slot.count():
+            draw(page, slot.get_attribute("data-edge"))
+    Game.objects.filter(pk=game.pk).update(blue_name="Konstantinopoulou-Alexandrovna12")
+    page.goto(live_server.url + f"/play/{game.public_id}/replay/")
+    page.get_by_role("button", name="Analyse this game").click()
+    expect(page.locator(".analysis-players")).to_be_visible()
+    page.set_viewport_size({"width": 375, "height": 740})
+    for language in ("en-GB", "zh-CN"):
+        page.set_extra_http_headers({"Accept-Language": language})
+        for url in (f"/play/{game.public_id}/replay/", f"/analysis/game/{game.public_id}/"):
+            page.goto(live_server.url + url)
+            table = page.locator(".analysis-players")
+            expect(table).to_be_visible()
+            width = page.evaluate("document.documentElement.scrollWidth")
+            right = table.evaluate("t => t.getBoundingClientRect().right")
+            kind = "replay" if "replay" in url else "analysis"
+            shot = screenshot(f"{kind}-{language}-375")
+            assert width <= 375 and right <= 375, (url, language, width, right, shot)
