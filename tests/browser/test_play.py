@@ -426,3 +426,30 @@ def test_edge_names_never_break_inside_in_a_narrow_turn_log(live_server, page, w
     assert wrapped  # the long turn did wrap
     long_turn = page.locator(selector).filter(has_text=re.compile(r"(\w\d-\w\d, ){3}"))
     assert re.search(r"(\w\d-\w\d, ){3}\w\d-\w\d", long_turn.first.text_content())
+
+
+def test_a_stale_forms_message_goes_once_the_board_is_brought_up_to_date(live_server, page):
+    # Issue 23: after quick clicks, a plain form answered "The board had changed since that
+    # page was loaded, so nothing was done" at the top of the page, and it stayed there
+    # above the final result while the game went on through htmx.
+    game = new_game(page, live_server.url, mode="local", size="2x2")
+    form = page.locator("#move-form")
+    token = form.locator("[name=csrfmiddlewaretoken]").get_attribute("value")
+    stale = {"csrfmiddlewaretoken": token, "version": "0", "ply": "0", "edge": "a1-b1"}
+    draw(page, "a1-a2")  # the game moves on: the form above is now out of date
+    answer = page.request.post(
+        live_server.url + form.get_attribute("action"),
+        form=stale,
+        headers={"Referer": page.url},
+        max_redirects=0,
+    )  # what a second quick click sends without JavaScript
+    assert answer.status == 302
+    page.reload()
+    message = page.locator(".messages")
+    expect(message).to_contain_text("The board had changed since that page was loaded")
+    page.wait_for_load_state("load")
+    for _ in range(11):
+        draw(page)
+    expect(page.locator(".result-banner")).to_be_visible()
+    expect(message).to_have_count(0)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
