@@ -77,7 +77,7 @@ LAYERS = [
     {"rules"},
     {"engine"},
     {"jobs"},  # engine work's transport: the apps define jobs, jobs imports no app
-    {"leases"},  # the database lease games fall back on without Redis
+    {"leases"},  # claims on engine work: the cache, a database lease while Redis is down
     {"games"},
     {"analysis"},  # stored analyses of games; the guide and reports show them
     {"studies"},  # user studies and the solver's checks of their claims; guide and reports use them
@@ -199,3 +199,32 @@ def test_imports_point_down_the_layers():
             if other in rank and other != parts[1] and rank[other] >= rank[parts[1]]:
                 upward.append(f"{name} imports {target}")
     assert upward == []
+
+
+def test_nothing_outside_jobs_imports_the_process_pool():
+    # Engine work leaves a request or the room clock through a job (dotsboxes.jobs):
+    # saving results and handling failures then exist once, whatever carries it.
+    pool = "dotsboxes.jobs.pool"
+    graph = _project_imports()
+    assert pool in graph and pool in graph["dotsboxes.jobs"]
+    outside = sorted(
+        name
+        for name, targets in graph.items()
+        if pool in targets and not name.startswith("dotsboxes.jobs")
+    )
+    assert outside == []
+
+
+def test_job_modules_are_discovered_not_listed():
+    from dotsboxes import jobs
+
+    names = set(jobs.discover())
+    # One job of each app that defines some, found by its app's jobs module alone.
+    assert {
+        "games.computer_move",
+        "engine.hint",
+        "analysis.analyse",
+        "analysis.board_deep",
+        "studies.check",
+    } <= names
+    assert not hasattr(jobs, "JOB_MODULES")

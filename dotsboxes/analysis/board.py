@@ -2,43 +2,40 @@
 
 A position's values live in the cache under its key (shared by every server
 when the cache is Redis).  A page that finds none starts the quick pass
-(:func:`dotsboxes.engine.board_values.quick`, the play lane: someone waits
-for it); once that is stored, the next poll starts the deep pass (exact
-values within :data:`DEEP_SECONDS`, the background lane).  Pages poll until
-the deep pass is stored.
+(:data:`~dotsboxes.analysis.jobs.board_quick`, the play lane: someone waits
+for it); once that is stored, the next poll starts the deep pass
+(:data:`~dotsboxes.analysis.jobs.board_deep`, exact values within
+:data:`~dotsboxes.analysis.jobs.DEEP_SECONDS`, the background lane).  Pages
+poll until the deep pass is stored.  The passes are jobs like all engine work
+(:mod:`dotsboxes.jobs`): they store the values and release the visitor's claim
+wherever they run, a thread of this process or an engine worker.
 
-Limits: one job per visitor at a time (a lease in the cache, released when
-the job ends and lapsing after :data:`LEASE_SECONDS` if its server died), and
-at most :data:`BUSY_LIMIT` board jobs per server process; a refused start is
-simply tried again by the next poll, and the page says why it waits.
-
-With ``ENGINE_QUEUE`` the passes are jobs (:mod:`dotsboxes.jobs`): the quick
-one on the play lane, the deep one on the background lane, each storing its
-values and releasing the visitor's lease in the worker; the per-process limit
-is then the workers' number, so it is not counted here.
+Limits: one job per visitor at a time (a claim, :mod:`dotsboxes.leases`, holding
+the position; released when the job ends and lapsing after :data:`LEASE_SECONDS`
+if its server died), and at most :data:`BUSY_LIMIT` board jobs per server
+process; a refused start is simply tried again by the next poll, and the page
+says why it waits.  With ``ENGINE_QUEUE`` the per-process limit is the workers'
+number, so it is not counted here.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from concurrent.futures import Future
 
 from django.core.cache import cache
 from django.db import connection
 
-from dotsboxes import jobs
-from dotsboxes.engine import board_values, pool
+from dotsboxes import jobs, leases
+
+from .jobs import board_deep, board_quick
 
 log = logging.getLogger(__name__)
 
-#: Seconds the deep pass may spend on a position (the time cap per request).
-DEEP_SECONDS = 5.0
-#: A visitor's lease lapses after this long even if its job never reported back.
+#: A visitor's claim lapses after this long even if its job never reported back.
 LEASE_SECONDS = 15
 #: Board jobs one server process runs at once, all visitors together.
 BUSY_LIMIT = 4
-VALUES_TTL = 60 * 60 * 24
 
 _jobs = 0
 _jobs_lock = threading.Lock()
@@ -73,105 +70,48 @@ def ensure(position: str, visitor: str) -> str:
     visitor's job for another position runs: one at a time) or ``"busy"`` (the
     server runs all the board jobs it will).
     """
+    claim = _visitor_key(visitor)
     try:
         stored = cache.get(_key(position))
-        holder = cache.get(_visitor_key(visitor))
-    except Exception:  # Redis is down: no job starts without its lease; the page polls
+        holder = leases.holder(claim)
+    except Exception:  # Redis is down: no job starts without its claim; the page polls
         log.warning("analysis board: cache unavailable", exc_info=True)
         return "busy"
     if stored is not None and stored["level"] == "deep":
         return "final"
     if holder is not None:
         return "working" if holder == position else "mine"
+    send = (board_quick if stored is None else board_deep).send
     if jobs.queued():
-        taken = _take(visitor, position)
+        taken = _take(claim, position)
         if not taken:
             return "busy" if taken is None else "mine"
-        (quick_pass if stored is None else deep_pass).send(position, visitor)
+        send(position, _key(position), claim)
         return "working"
     global _jobs
     with _jobs_lock:
         if _jobs >= BUSY_LIMIT:
             return "busy"
-        taken = _take(visitor, position)
+        taken = _take(claim, position)
         if not taken:
             return "busy" if taken is None else "mine"
         _jobs += 1
     try:
-        if stored is None:
-            future = pool.submit(board_values.quick, position)
-        else:
-            future = pool.submit_background(board_values.deep, position, budget=DEEP_SECONDS)
+        future = send(position, _key(position), claim)
     except Exception:
-        _finished(visitor)
+        _finished()
+        leases.release(claim)
         raise
-    future.add_done_callback(lambda f: _store(position, visitor, f))
+    future.add_done_callback(lambda _future: _finished())
     return "working"
 
 
-def _take(visitor: str, position: str) -> bool | None:
-    """The visitor's lease for a job on ``position``; None if the cache cannot be reached."""
-    try:
-        return cache.add(_visitor_key(visitor), position, LEASE_SECONDS)
-    except Exception:
-        log.warning("analysis board: cache unavailable", exc_info=True)
-        return None
+def _take(claim: str, position: str) -> bool | None:
+    """The visitor's claim for a job on ``position``; None if the cache cannot be reached."""
+    return leases.claim(claim, seconds=LEASE_SECONDS, value=position, keep=False, fallback=False)
 
 
-def _let_go(visitor: str) -> None:
-    """Free the visitor for its next job (if the cache is down, the lease lapses)."""
-    try:
-        cache.delete(_visitor_key(visitor))
-    except Exception:
-        log.warning("analysis board: cache unavailable", exc_info=True)
-
-
-def _finished(visitor: str) -> None:
+def _finished() -> None:
     global _jobs
     with _jobs_lock:
         _jobs -= 1
-    _let_go(visitor)
-
-
-def _store(position: str, visitor: str, future: Future) -> None:
-    try:
-        try:
-            result = future.result()
-        except Exception:  # stored as final, so the pages stop asking for it
-            log.exception("analysis board values failed for %s", position)
-            result = {"level": "deep", "failed": True}
-        _keep(position, result)
-    finally:
-        _finished(visitor)
-
-
-def _keep(position: str, result: dict) -> None:
-    current = values(position)
-    if current is None or current["level"] != "deep":
-        try:
-            cache.set(_key(position), result, VALUES_TTL)
-        except Exception:  # lost with the outage: the next poll computes them again
-            log.warning("analysis board: cache unavailable", exc_info=True)
-
-
-@jobs.job(jobs.PLAY, name="analysis.board_quick")
-def quick_pass(position: str, visitor: str) -> None:
-    """The queued quick pass: a worker computes and stores it, then frees the visitor."""
-    try:
-        _keep(position, board_values.quick(position))
-    finally:
-        _let_go(visitor)
-
-
-@jobs.job(jobs.BACKGROUND, name="analysis.board_deep")
-def deep_pass(position: str, visitor: str) -> None:
-    """The queued deep pass (exact values within :data:`DEEP_SECONDS`)."""
-    try:
-        try:
-            result = board_values.deep(position, budget=DEEP_SECONDS)
-        except Exception:  # stored as final, so the pages stop asking for it
-            log.exception("analysis board values failed for %s", position)
-            result = {"level": "deep", "failed": True}
-        _keep(position, result)
-    finally:
-        _let_go(visitor)

@@ -1,10 +1,11 @@
 """Commands on game analyses: who may ask, start one, store what the engine found.
 
 The work itself is :func:`dotsboxes.engine.annotate.annotate`, run by the
-:data:`analyse` job of the background lane (:mod:`dotsboxes.jobs`), never in a
-request.  The row is created in the request's transaction and the job sent once
-it commits.  Embedded, the job waits in a thread of this process on the engine's
-background pool, whose progress reports reach :func:`_progress` over the pool's
+:data:`~dotsboxes.analysis.jobs.analyse` job of the background lane
+(:mod:`dotsboxes.jobs`), never in a request.  The row is created in the
+request's transaction and the job sent once it commits.  Embedded, the job waits
+in a thread of this process on the engine's background pool, whose progress
+reports reach :func:`~dotsboxes.analysis.jobs.report_progress` over the pool's
 progress queue; in an engine worker (``ENGINE_QUEUE``) all of it runs in the
 worker.  The job stores the result.  A second request finds the row and reuses
 it.
@@ -21,32 +22,27 @@ the background lane, and only games worth it are analysed without being asked.
 from __future__ import annotations
 
 import logging
-import threading
-from concurrent.futures import Future
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from dotsboxes import jobs
 from dotsboxes.engine import annotate
 from dotsboxes.games.events import GameChanged, game_changed
 from dotsboxes.games.models import Game
 from dotsboxes.games.seats import Actor
 
 from . import scheduling
+from .jobs import dispatch, is_running
 from .models import GameAnalysis
 
 log = logging.getLogger(__name__)
 
 #: Seconds without progress after which a queued or running analysis counts as lost.
 STALE_SECONDS = scheduling.STALE_SECONDS
-
-_running: set[int] = set()  # analyses this process has submitted and not yet stored
-_running_lock = threading.Lock()
 
 
 class AnalysisError(Exception):
@@ -97,107 +93,14 @@ def request_analysis(game: Game, owner: str = "") -> GameAnalysis:
         lost = (
             not analysis.finished
             and analysis.updated_at < timezone.now() - timedelta(seconds=STALE_SECONDS)
-            and analysis.pk not in _running
+            and not is_running(analysis.pk)
         )
         if created or lost or analysis.status == GameAnalysis.Status.FAILED:
             analysis.status, analysis.done, analysis.sent_at = GameAnalysis.Status.QUEUED, 0, None
             analysis.save()
             owner = analysis.owner
-            transaction.on_commit(lambda: _dispatch(owner))
+            transaction.on_commit(lambda: dispatch(owner))
     return analysis
-
-
-def _dispatch(owner: str) -> None:
-    """Send the owner's oldest waiting analyses that have a place in the lane."""
-    for pk in scheduling.admit(owner):
-        _start(pk)
-
-
-def _start(pk: int) -> Future | None:
-    if jobs.queued():  # a worker runs it; a lost one the queue delivers again
-        analyse.send(pk)
-        return None
-    with _running_lock:
-        if pk in _running:
-            return None
-        _running.add(pk)
-    try:
-        return analyse.send(pk)
-    except Exception:
-        with _running_lock:
-            _running.discard(pk)
-        raise
-
-
-#: The engine's part, pure: the background lane's process pool, or in-line in a worker.
-annotate_job = jobs.job(jobs.BACKGROUND, name="engine.annotate")(annotate.annotate)
-
-
-@jobs.job(jobs.BACKGROUND, name="analysis.analyse")
-def analyse(pk: int) -> None:
-    """The job: analyse the game of analysis ``pk``, reporting progress, and store it.
-
-    Safe to run twice (the queue delivers a job again whose worker died): the
-    second run does the work again and stores the same result.
-    """
-    try:
-        analysis = GameAnalysis.objects.select_related("game").filter(pk=pk).first()
-        if analysis is None or analysis.status == GameAnalysis.Status.DONE:
-            return
-        game = analysis.game
-        edges = list(game.moves.order_by("ply").values_list("edge", flat=True))
-        try:
-            result = annotate_job.call(
-                game.width,
-                game.height,
-                edges,
-                start_key=game.start_key,
-                progress=lambda done, total: _progress(pk, done, total),
-                timeout=None,
-            )
-        except Exception:  # a crashed worker must not leave the page waiting forever
-            log.exception("analysis %s failed", pk)
-            GameAnalysis.objects.filter(pk=pk).update(
-                status=GameAnalysis.Status.FAILED, updated_at=timezone.now()
-            )
-            return
-        GameAnalysis.objects.filter(pk=pk).update(
-            status=GameAnalysis.Status.DONE,
-            result=result,
-            done=len(result["edges"]),
-            total=len(result["edges"]),
-            updated_at=timezone.now(),
-        )
-    except Exception:  # the database went away (a test ended, a restart): the row stays stale
-        log.warning("could not store analysis %s", pk, exc_info=True)
-    finally:
-        with _running_lock:
-            _running.discard(pk)
-        _next_of_owner(pk)
-        connections.close_all()  # a job thread (or worker) lives on: give the connection back
-
-
-def _next_of_owner(pk: int) -> None:
-    # This analysis left the lane: its owner's next waiting one takes the place.
-    try:
-        owner = GameAnalysis.objects.filter(pk=pk).values_list("owner", flat=True).first()
-        if owner is not None:
-            _dispatch(owner)
-    except Exception:
-        log.warning("could not send the next analysis after %s", pk, exc_info=True)
-
-
-def _progress(pk: int, done: int, total: int) -> None:
-    # Called in the pool's progress thread (embedded), which lives as long as the process,
-    # or in the worker's job thread: give the connection back each time, or that thread
-    # keeps one of the pool's few for ever.
-    try:
-        GameAnalysis.objects.filter(pk=pk).exclude(status=GameAnalysis.Status.DONE).update(
-            status=GameAnalysis.Status.RUNNING, done=done, total=total, updated_at=timezone.now()
-        )
-    finally:
-        if not jobs.in_worker():
-            connections.close_all()
 
 
 @receiver(game_changed, dispatch_uid="analysis.auto")

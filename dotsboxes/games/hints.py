@@ -1,10 +1,10 @@
 """Hints for the player to move: the engine's recommended edge and a one-line reason.
 
-The engine (:func:`dotsboxes.engine.players.hint`, the :data:`hint` job of the
-play lane) works in the engine's process pool or an engine worker
-(:mod:`dotsboxes.jobs`) with a small budget while the request waits on the
-result; should that fail or overrun, the engine answers in-thread with a tiny
-budget instead.
+The engine (:func:`dotsboxes.engine.players.hint`, the
+:data:`~dotsboxes.games.jobs.hint` job of the play lane) works in the engine's
+process pool or an engine worker (:mod:`dotsboxes.jobs`) with a small budget
+while the request waits on the result; should that fail or overrun, the engine
+answers in-thread with a tiny budget instead.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ import re
 
 from django.utils.translation import gettext, ngettext
 
-from dotsboxes import jobs
 from dotsboxes.engine import players
 from dotsboxes.engine.players import Hint
 from dotsboxes.rules import Board
+
+from .jobs import hint
 
 log = logging.getLogger(__name__)
 
@@ -26,8 +27,6 @@ GRACE = 3.0  # seconds the pool may overrun before the in-thread answer
 FALLBACK_BUDGET = 0.05
 
 __all__ = ["Hint", "reason_text", "recommend"]
-
-hint = jobs.job(jobs.PLAY, name="engine.hint")(players.hint)
 
 # The engine is pure Python and explains its moves in fixed English phrases
 # (``players.explain`` and ``players._outlook``); each is matched here and said in

@@ -1,14 +1,18 @@
 """The one place engine work is dispatched: job functions and their transport.
 
 A job is a plain function registered with :func:`job` and a *lane*: ``PLAY``
-(someone waits on it: the computer's move, a hint) or ``BACKGROUND`` (game
-analyses).  The same function runs whatever carries it; only the transport
-differs, chosen by the ``ENGINE_QUEUE`` setting:
+(someone waits on it: the computer's move, a hint, the analysis board's quick
+pass) or ``BACKGROUND`` (game analyses, the board's deep pass).  Each app keeps
+its jobs in its ``jobs`` module (``games/jobs.py``, ``analysis/jobs.py``), which
+:func:`discover` imports: nothing here lists them.  The same function runs
+whatever carries it; only the transport differs, chosen by the ``ENGINE_QUEUE``
+setting:
 
 - **Embedded** (the default, and always without ``REDIS_URL``): nothing beyond
   this process.  :meth:`Job.send` runs the job in a thread of this process,
   :meth:`Job.call` runs a pure engine function in the lane's process pool
-  (:mod:`dotsboxes.engine.pool`) and waits for it, as before this package.
+  (:mod:`dotsboxes.jobs.pool`, which nothing outside this package imports)
+  and waits for it.
 - **Queue** (``ENGINE_QUEUE=1`` with ``REDIS_URL``): :meth:`Job.send` and
   :meth:`Job.call` put a message on the lane's dramatiq queue in Redis
   (:mod:`dotsboxes.jobs.queue`); engine workers (``manage.py engine_worker``,
@@ -29,19 +33,12 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from dotsboxes.engine import pool
+from . import pool
 
 PLAY, BACKGROUND = pool.PLAY, pool.BACKGROUND
 LANES = (PLAY, BACKGROUND)
-
-#: The modules that define jobs: a worker imports them all before it serves.
-JOB_MODULES = (
-    "dotsboxes.games.computer",
-    "dotsboxes.games.hints",
-    "dotsboxes.analysis.services",
-    "dotsboxes.analysis.board",
-    "dotsboxes.studies.checks",
-)
+#: The name of the module in which an app keeps its jobs.
+JOBS_MODULE = "jobs"
 
 _registry: dict[str, Job] = {}
 _in_worker = False  # set by dotsboxes.jobs.worker: engine calls run in this process
@@ -65,12 +62,27 @@ def registry() -> dict[str, Job]:
     return dict(_registry)
 
 
+def discover() -> dict[str, Job]:
+    """Import every installed app's ``jobs`` module (Django's ``autodiscover_modules``,
+    as the admin finds ``admin`` modules) and return the registry.
+
+    Called when the apps are ready (:class:`~dotsboxes.jobs.apps.JobsConfig`), so every
+    process, a worker first of all, knows every job by name before it sends or serves
+    one.
+    """
+    from django.utils.module_loading import autodiscover_modules
+
+    autodiscover_modules(JOBS_MODULE)
+    return registry()
+
+
 def _thread_pool(lane: str) -> ThreadPoolExecutor:
     # Embedded side-effect jobs wait on the engine's process pool, so threads are
-    # cheap; the play lane's four match what computer.py used before this package.
+    # cheap: the play lane's eight are four computer moves and the analysis board's
+    # four passes (its per-process limit), so a board never makes a move wait.
     with _threads_lock:
         if lane not in _threads:
-            size = 4 if lane == PLAY else max(2, pool.workers())
+            size = 8 if lane == PLAY else max(2, pool.workers())
             _threads[lane] = ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"jobs-{lane}")
         return _threads[lane]
 

@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class JobsConfig(AppConfig):
     name = "dotsboxes.jobs"
     verbose_name = "Engine jobs"
+
+    def ready(self) -> None:
+        from . import discover
+
+        discover()

@@ -17,7 +17,6 @@ how long this worker's recent jobs waited in the queue and how long they ran.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
@@ -107,7 +106,7 @@ def live_workers(namespace: str | None = None) -> list[dict]:
 
 def serve(lane: str) -> None:
     """Serve ``lane`` until SIGTERM or SIGINT (then finish the job in hand)."""
-    from . import JOB_MODULES, LANES
+    from . import LANES
     from . import queue as transport
 
     if lane not in LANES:
@@ -115,10 +114,9 @@ def serve(lane: str) -> None:
     import dotsboxes.jobs as jobs
 
     jobs._in_worker = True
-    for module in JOB_MODULES:
-        importlib.import_module(module)
+    registered = jobs.discover()  # done when the apps were ready; cheap to ask again
     broker = transport.broker()
-    transport.declare_all(list(jobs.registry().values()))
+    transport.declare_all(list(registered.values()))
     timings = Timings()
     broker.add_middleware(timings)
     if lane != jobs.PLAY:

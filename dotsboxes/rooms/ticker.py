@@ -28,7 +28,7 @@ from django.dispatch import Signal
 from django.utils.translation import gettext_noop
 
 from dotsboxes import clock
-from dotsboxes.games.computer import think
+from dotsboxes.games.jobs import think
 from dotsboxes.games.models import Game, Side
 from dotsboxes.games.steps import lose_on_time
 from dotsboxes.rules import Board
@@ -200,8 +200,8 @@ def _lose_on_time(room_id: int) -> str:
 
 
 def computer_turn_edges(board: Board, *, seed: int) -> list[str]:
-    """The edges that finish the side to move's whole turn, each thought about in the
-    engine's process pool (``games.computer.think``, which falls back to a cheap
+    """The edges that finish the side to move's whole turn, each asked for as the
+    computer asks (``games.jobs.think``: the choose job, which falls back to a cheap
     level rather than stall)."""
     mover, drawn = board.turn, []
     while not board.is_over() and board.turn is mover:

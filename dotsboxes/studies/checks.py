@@ -14,40 +14,24 @@ time) or **pending** (not checked yet).
 
 from __future__ import annotations
 
-import logging
-import threading
-import time
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.conf import settings
-from django.db import connections, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from dotsboxes import jobs
-from dotsboxes.engine import board_values
 from dotsboxes.rules import Board, Player
 
 from . import notation
+from .jobs import is_running, start_check
 from .models import PositionCheck
 
-log = logging.getLogger(__name__)
-
-#: Seconds the solver may spend on one position (``STUDY_CHECK_SECONDS``).
-CHECK_SECONDS = 20.0
 #: A check not finished after this long (its server died) is started again by the next page.
 STALE_SECONDS = 300
 #: Claims checked in one chapter at most: the others stay "not checked" (no flood of work).
 MAX_CLAIMS = 40
 
 PROVED, REFUTED, NOT_PROVED, PENDING = "proved", "refuted", "not_proved", "pending"
-
-_running: set[str] = set()
-_running_lock = threading.Lock()
-
-
-def check_seconds() -> float:
-    return float(getattr(settings, "STUDY_CHECK_SECONDS", CHECK_SECONDS))
 
 
 @dataclass
@@ -176,63 +160,9 @@ def request_checks(keys) -> None:
             lost = (
                 row.status in (PositionCheck.Status.QUEUED, PositionCheck.Status.RUNNING)
                 and row.updated_at < timezone.now() - timedelta(seconds=STALE_SECONDS)
-                and key not in _running
+                and not is_running(key)
             )
             if created or lost or row.status == PositionCheck.Status.FAILED:
                 row.status = PositionCheck.Status.QUEUED
                 row.save(update_fields=["status", "updated_at"])
-                transaction.on_commit(lambda key=key: _start(key))
-
-
-def _start(key: str) -> None:
-    if jobs.queued():
-        check.send(key)
-        return
-    with _running_lock:
-        if key in _running:
-            return
-        _running.add(key)
-    try:
-        check.send(key)
-    except Exception:
-        with _running_lock:
-            _running.discard(key)
-        raise
-
-
-#: The engine's part, pure: every undrawn edge's value, exact where the solver settles it.
-values_job = jobs.job(jobs.BACKGROUND, name="engine.study_values")(board_values.deep)
-
-
-@jobs.job(jobs.BACKGROUND, name="studies.check")
-def check(key: str) -> None:
-    """The job: value every edge of position ``key`` and store it (safe to run twice)."""
-    try:
-        row = PositionCheck.objects.filter(key=key).first()
-        if row is None or row.status == PositionCheck.Status.DONE:
-            return
-        PositionCheck.objects.filter(pk=row.pk).update(
-            status=PositionCheck.Status.RUNNING, updated_at=timezone.now()
-        )
-        budget = check_seconds()
-        started = time.perf_counter()
-        try:
-            result = values_job.call(key, budget=budget, timeout=budget * 3 + 30)
-        except Exception:
-            log.exception("study check of %s failed", key)
-            PositionCheck.objects.filter(pk=row.pk).update(
-                status=PositionCheck.Status.FAILED, updated_at=timezone.now()
-            )
-            return
-        PositionCheck.objects.filter(pk=row.pk).update(
-            status=PositionCheck.Status.DONE,
-            result={k: result[k] for k in ("values", "exact_edges", "exact", "value", "best")},
-            seconds=time.perf_counter() - started,
-            updated_at=timezone.now(),
-        )
-    except Exception:  # the database went away (a test ended, a restart): the row goes stale
-        log.warning("could not store the study check of %s", key, exc_info=True)
-    finally:
-        with _running_lock:
-            _running.discard(key)
-        connections.close_all()
+                transaction.on_commit(lambda key=key: start_check(key))

@@ -82,7 +82,7 @@ def test_the_turn_list_marks_control_changes_and_double_dealing(client):
 
 
 def test_while_it_runs_the_replay_shows_how_many_edges_are_done_and_polls(client):
-    from dotsboxes.analysis import services
+    from dotsboxes.analysis import jobs as analysis_jobs
     from dotsboxes.engine import annotate
 
     game = played_game(width=2, height=2, seed=3, mode=Game.Mode.LOCAL)
@@ -92,7 +92,7 @@ def test_while_it_runs_the_replay_shows_how_many_edges_are_done_and_polls(client
     replay = reverse("games:replay", args=[game.public_id])
     page = client.get(replay).content.decode()
     assert "Waiting for the engine" in page
-    services._progress(analysis.pk, 5, 12)  # what the worker reports after each edge
+    analysis_jobs.report_progress(analysis.pk, 5, 12)  # what the worker reports after each edge
     page = client.get(replay + "?ply=2").content.decode()
     assert "Analysing: 5 of 12 edges" in page
     assert '<progress max="12" value="5">' in page
@@ -218,14 +218,14 @@ def test_a_progress_report_gives_its_database_connection_back():
     a connection it kept would be one of the process's few pooled ones, gone for good."""
     from django.db import connection
 
-    from dotsboxes.analysis import services
+    from dotsboxes.analysis import jobs as analysis_jobs
 
     game = played_game(width=2, height=2, seed=3, mode=Game.Mode.LOCAL)
     analysis = GameAnalysis.objects.create(game=game, game_version=game.version, engine_version=1)
     held = []
 
     def report():
-        services._progress(analysis.pk, 5, 12)
+        analysis_jobs.report_progress(analysis.pk, 5, 12)
         held.append(connection.connection is not None)
 
     thread = threading.Thread(target=report)

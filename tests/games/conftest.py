@@ -66,15 +66,14 @@ def _what_threads_do() -> str:
     import threading
     import traceback
 
-    from dotsboxes.games import computer
     from dotsboxes.leases.models import Lease
 
     names = {t.ident: t.name for t in threading.enumerate()}
     from django.utils import timezone
 
-    from dotsboxes import jobs
+    from dotsboxes import jobs, leases
 
-    lines = [f"now {timezone.now()}; computer claims held here: {dict(computer._held)}"]
+    lines = [f"now {timezone.now()}; computer claims held here: {leases.held_here()}"]
     # Jobs sent but waiting for a thread of their lane show in no stack below.
     waiting = {lane: ex._work_queue.qsize() for lane, ex in jobs._threads.items()}
     lines.append(f"jobs waiting for a thread, by lane: {waiting}")

@@ -12,10 +12,12 @@ import pytest
 from django.core.cache import cache
 from django.db import transaction
 
-from dotsboxes import jobs
-from dotsboxes.engine import players, pool
+from dotsboxes import jobs, leases
+from dotsboxes.engine import players
 from dotsboxes.games import computer, services
+from dotsboxes.games import jobs as game_jobs
 from dotsboxes.games.models import Game, Side
+from dotsboxes.jobs import pool
 from dotsboxes.rules import Board
 
 from .conftest import ALICE, play, wait_for
@@ -77,7 +79,7 @@ def test_an_answer_for_an_old_version_is_dropped():
         actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
     )
     # Claim the version the computer would think about, so nothing starts by itself.
-    cache.add(computer.claim_key(game.public_id, game.version + 1), 1)
+    cache.add(game_jobs.claim_key(game.public_id, game.version + 1), 1)
     game = play(game, "a1-b1")
     services.game_undo(game=game, version=game.version, actor=ALICE)
     assert (
@@ -98,7 +100,7 @@ def test_a_new_game_never_finds_the_claim_of_a_game_whose_id_it_reuses():
         old = services.game_create(
             actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
         )
-        assert cache.add(computer.claim_key(old.public_id, old.version + 1), 1, timeout=60)
+        assert cache.add(game_jobs.claim_key(old.public_id, old.version + 1), 1, timeout=60)
         raise RolledBack
     game = services.game_create(
         actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
@@ -115,11 +117,11 @@ def test_a_game_left_waiting_for_the_computer_resumes_when_ensured():
     game = services.game_create(
         actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
     )
-    cache.add(computer.claim_key(game.public_id, game.version + 1), 1)
+    cache.add(game_jobs.claim_key(game.public_id, game.version + 1), 1)
     game = play(game, "a1-b1")
     assert game.moves.count() == 1
     # The restart: the claim is gone (it expires shortly after the longest think).
-    cache.delete(computer.claim_key(game.public_id, game.version))
+    cache.delete(game_jobs.claim_key(game.public_id, game.version))
     future = computer.ensure(game, game.board())
     assert future is not None
     assert future.result(timeout=15) == 1
@@ -129,19 +131,19 @@ def test_a_game_left_waiting_for_the_computer_resumes_when_ensured():
 
 
 def test_a_claim_nobody_renews_lapses_within_the_lease_and_the_game_resumes(monkeypatch):
-    monkeypatch.setattr(computer, "LEASE_SECONDS", 1)  # a shorter lease, to wait less
+    monkeypatch.setattr(leases, "LEASE_SECONDS", 1)  # a shorter lease, to wait less
     game = services.game_create(
         actor=ALICE, mode=Game.Mode.COMPUTER, width=2, height=2, computer_side=Side.RED
     )
     # A server died while thinking about the computer's reply: its claim is in
     # the cache, taken as start() takes it, and no living process renews it.
-    dead_claim = computer.claim_key(game.public_id, game.version + 1)
-    assert cache.add(dead_claim, 1, timeout=computer.LEASE_SECONDS)
+    dead_claim = game_jobs.claim_key(game.public_id, game.version + 1)
+    assert cache.add(dead_claim, 1, timeout=leases.LEASE_SECONDS)
     claimed_at = time.monotonic()
     game = play(game, "a1-b1")
     assert computer.ensure(game, game.board()) is None  # held while the lease runs
     future = wait_for(lambda: computer.ensure(game, game.board()), interval=0.05)
-    assert time.monotonic() - claimed_at < computer.LEASE_SECONDS + 1.0
+    assert time.monotonic() - claimed_at < leases.LEASE_SECONDS + 1.0
     assert future.result(timeout=15) == 1
     assert moves_of(game)[1][1:] == ("red", True)
 
@@ -152,7 +154,7 @@ SLOW = "9x9.8cab5910d255614324f59b7cace90234499105218034a.0.b"
 
 
 def test_a_job_thinking_longer_than_the_lease_keeps_its_claim(monkeypatch):
-    monkeypatch.setattr(computer, "LEASE_SECONDS", 1)
+    monkeypatch.setattr(leases, "LEASE_SECONDS", 1)
     game = services.game_create(
         actor=ALICE,
         mode=Game.Mode.COMPUTER,
@@ -160,7 +162,7 @@ def test_a_job_thinking_longer_than_the_lease_keeps_its_claim(monkeypatch):
         computer_side=Side.BLUE,
         computer_level="master",
     )  # its commit starts the computer
-    time.sleep(computer.LEASE_SECONDS + 0.5)
+    time.sleep(leases.LEASE_SECONDS + 0.5)
     assert not game.moves.exists(), "the engine answered within the lease: use a slower position"
     # Past its first lease the job still holds the position: no second job starts.
     assert computer.start(game) is None
@@ -171,18 +173,6 @@ def test_a_job_thinking_longer_than_the_lease_keeps_its_claim(monkeypatch):
     assert game.board().turn.name == "RED"  # it took no box: no further job runs on
 
 
-def test_a_stand_in_plays_a_human_seats_whole_turn_at_the_given_level():
-    board = Board.from_key(three_in_a_row("r"))
-    board.push(board.parse_edge("d1-d2"))
-    game = services.game_create(
-        actor=ALICE, mode=Game.Mode.ONLINE, start_key=board.key()[:-1] + "b", blue=ALICE
-    )
-    future = computer.start(game, level=players.LEVELS[0], side=Side.BLUE)
-    assert future.result(timeout=15) == 2  # both remaining edges, each claiming
-    game.refresh_from_db()
-    assert game.status == "finished" and game.blue_score == 3
-
-
 def test_an_engine_worker_keeps_the_masters_table_for_the_game_it_serves(monkeypatch):
     # In a worker the job runs in-line (manage.py engine_worker sets this flag); the
     # computer's move names its game, so the next move there starts from this table.
@@ -190,7 +180,7 @@ def test_an_engine_worker_keeps_the_masters_table_for_the_game_it_serves(monkeyp
     board = Board(3, 2)
     game_id = 987_654_321
     players._games.pop(game_id, None)
-    edge = computer.think(board, level="master", seed=1, game_id=game_id)
+    edge = game_jobs.think(board, level="master", seed=1, game_id=game_id)
     assert edge in board.legal_moves
     kept = players._games[game_id]
     assert len(kept.solver_table(board)) > 0
@@ -204,7 +194,7 @@ def test_the_engine_failing_falls_back_to_a_cheaper_level(monkeypatch):
         raise RuntimeError("pool is down")
 
     monkeypatch.setattr(pool, "submit", broken)  # the engine pool behind the jobs
-    edge = computer.think(board, level=players.DEFAULT_LEVEL, seed=1)
+    edge = game_jobs.think(board, level=players.DEFAULT_LEVEL, seed=1)
     assert not board.is_drawn(edge)
 
 
@@ -238,7 +228,7 @@ def test_a_thinking_computer_holds_no_pooled_connection():
         computer_side=Side.BLUE,
         computer_level="master",
     )
-    key = computer.claim_key(game.public_id, game.version)
+    key = game_jobs.claim_key(game.public_id, game.version)
 
     def in_use() -> int:
         stats = connection.pool.get_stats()

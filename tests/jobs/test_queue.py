@@ -24,9 +24,10 @@ from django.urls import reverse
 
 from dotsboxes import jobs
 from dotsboxes.analysis import board as board_jobs
-from dotsboxes.analysis import services as analyses
+from dotsboxes.analysis import jobs as analysis_jobs
 from dotsboxes.engine import players
-from dotsboxes.games import computer, services
+from dotsboxes.games import jobs as game_jobs
+from dotsboxes.games import services
 from dotsboxes.games.models import Game, Side
 from dotsboxes.jobs import queue
 from dotsboxes.jobs.worker import live_workers
@@ -121,7 +122,7 @@ def test_a_flood_of_analyses_does_not_delay_the_computers_move(on_the_queue):
     try:
         edges = [str(e) for e in Board(3, 3).legal_moves]  # a whole 3 x 3 game's edges
         for _ in range(30):
-            analyses.annotate_job.send(3, 3, edges)  # the background lane: seconds each
+            analysis_jobs.annotate_job.send(3, 3, edges)  # the background lane: seconds each
         # The background worker is busy with the first of them (on a loaded machine it
         # can take a while to start).
         wait_for(lambda: next(w for w in live_workers() if w["lane"] == jobs.BACKGROUND)["busy"])
@@ -152,7 +153,7 @@ def test_a_hint_is_answered_by_a_worker_and_the_health_checks_see_it(on_the_queu
         board.play("a1-b1")
         hint = hints.hint.call(board, budget=0.1, timeout=10)  # no fallback: must be the worker
         assert not board.is_drawn(hint.edge) and hint.reason
-        assert computer.choose.call(board, level="casual", budget=0.05, timeout=10) in set(
+        assert game_jobs.choose.call(board, level="casual", budget=0.05, timeout=10) in set(
             board.legal_moves
         )
         # The worker counted those two jobs and how long each waited in the queue and

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from dotsboxes.games.models import Game
-from dotsboxes.leases import acquire, release
+from dotsboxes.leases.database import acquire, release
 from dotsboxes.settings import redis_channel_host
 from tests.games.conftest import wait_for
 from tests.rooms.conftest import act, join, open_room
@@ -122,6 +122,7 @@ def test_a_database_claim_of_another_server_stands_once_redis_is_back(settings, 
     from django.core.cache import cache
 
     from dotsboxes.games import computer, services
+    from dotsboxes.games import jobs as game_jobs
     from dotsboxes.games.models import Side
     from tests.games.conftest import ALICE, play
 
@@ -131,7 +132,7 @@ def test_a_database_claim_of_another_server_stands_once_redis_is_back(settings, 
     )
     # During the outage another server claimed the computer's reply in the database
     # and still renews it; Redis is back (and knows nothing of it).
-    key = computer.claim_key(game.public_id, game.version + 1)
+    key = game_jobs.claim_key(game.public_id, game.version + 1)
     assert acquire(key, 30)
     game = play(game, "a1-b1")  # its commit asks for the computer
     assert computer.ensure(game, game.board()) is None

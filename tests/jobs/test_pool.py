@@ -16,7 +16,7 @@ import pytest
 SCRIPT = textwrap.dedent(
     """
     import time
-    from dotsboxes.engine import pool
+    from dotsboxes.jobs import pool
 
     if __name__ == "__main__":
         review = pool.submit_background(time.sleep, 12)  # the only background worker, busy
@@ -41,7 +41,7 @@ def test_a_crashed_worker_is_replaced():
         """
         import os
         from concurrent.futures.process import BrokenProcessPool
-        from dotsboxes.engine import pool
+        from dotsboxes.jobs import pool
 
         if __name__ == "__main__":
             try:
@@ -73,7 +73,7 @@ def test_workers_end_when_the_server_is_killed():
     script = textwrap.dedent(
         """
         import os, time
-        from dotsboxes.engine import pool
+        from dotsboxes.jobs import pool
 
         if __name__ == "__main__":
             print(pool.submit(os.getpid).result(timeout=30), flush=True)  # idle afterwards
@@ -105,7 +105,8 @@ def test_workers_end_when_the_server_is_killed():
 def test_a_background_job_reports_its_progress_to_the_server():
     script = textwrap.dedent(
         """
-        from dotsboxes.engine import annotate, pool
+        from dotsboxes.engine import annotate
+        from dotsboxes.jobs import pool
 
         if __name__ == "__main__":
             seen = []

@@ -1,4 +1,8 @@
-"""Process pools for engine work.
+"""Process pools for engine work: the embedded transport of :mod:`dotsboxes.jobs`.
+
+Only that package imports this module (tests/test_architecture.py says so):
+everything else sends or calls a job, so saving results and handling failures
+exist once, whatever carries the work.
 
 The engine never runs in a request thread or on the event loop: callers submit
 a function here and attach a callback, or wait on the future with a timeout
