@@ -52,6 +52,7 @@ django_asgi_app = OneThreadPerRequestHandler()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from dotsboxes import gcpolicy  # noqa: E402
 from dotsboxes.rooms import ticker  # noqa: E402
@@ -98,4 +99,4 @@ application = StartRoomClock(
 # and a server holding thousands of sockets stopped for up to 1.1 s at a time, every
 # few seconds (dotsboxes/gcpolicy.py).  Freeze what startup loaded and what survives
 # each full collection; hand it all back every SERVER_GC_REFREEZE_SECONDS (0: off).
-gcpolicy.install(float(os.environ.get("SERVER_GC_REFREEZE_SECONDS", "600")))
+gcpolicy.install(settings.SERVER_GC_REFREEZE_SECONDS)

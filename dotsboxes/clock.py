@@ -17,7 +17,7 @@ from django.utils import timezone
 
 
 def _offset_file() -> Path | None:
-    name = getattr(settings, "CLOCK_OFFSET_FILE", "")
+    name = settings.CLOCK_OFFSET_FILE
     return Path(name) if name else None
 
 

@@ -214,7 +214,7 @@ ENGINE_QUEUE = env_bool("ENGINE_QUEUE", False)
 if ENGINE_QUEUE and not REDIS_URL:
     raise ImproperlyConfigured("ENGINE_QUEUE=1 needs REDIS_URL (the queues live in Redis)")
 # Redis key prefix of the queues: sites (or test runs) sharing one Redis keep apart.
-ENGINE_QUEUE_NAMESPACE = os.environ.get("ENGINE_QUEUE_NAMESPACE", "dotsboxes")
+ENGINE_QUEUE_NAMESPACE = os.environ.get("ENGINE_QUEUE_NAMESPACE") or "dotsboxes"
 
 # -- online rooms ------------------------------------------------------------------
 # The room clock (turn timers, stand-ins): "embedded" in every server process,
@@ -232,6 +232,14 @@ API_CHALLENGE_SECONDS = float(os.environ.get("API_CHALLENGE_SECONDS") or 600)
 ROOMS_COMPUTER_LEVEL = "casual"  # a modest level for timed-out turns and stand-ins
 ROOMS_CHAT_BURST = 5  # chat lines per player per window
 ROOMS_CHAT_WINDOW_SECONDS = 10
+# Seconds between a room socket's probes of the channel layer (rooms/watchdog.py): a
+# page that missed pushes while Redis was away is told to resync within about this long.
+ROOMS_LAYER_PROBE_SECONDS = float(os.environ.get("ROOMS_LAYER_PROBE_SECONDS") or 1.0)
+# Seconds a room waits before pushing who is present, so a crowd arriving at once
+# costs one push, not one per arrival (rooms/consumers.py).
+ROOMS_PRESENCE_PUSH_DELAY = float(os.environ.get("ROOMS_PRESENCE_PUSH_DELAY") or 0.5)
+# Seconds between the ASGI server's hand-backs of frozen garbage (dotsboxes/gcpolicy.py); 0: off.
+SERVER_GC_REFREEZE_SECONDS = float(os.environ.get("SERVER_GC_REFREEZE_SECONDS") or 600)
 
 # -- notifications (correspondence games) -----------------------------------------
 # Django's email framework: the console backend unless an SMTP host is configured.

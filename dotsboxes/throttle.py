@@ -106,7 +106,7 @@ def parse_rate(rate: str) -> tuple[int, int]:
 
 def rates(scope: str) -> tuple[str, str]:
     """(per person, per address) for ``scope``, settings first."""
-    configured = getattr(settings, "RATE_LIMITS", {}) or {}
+    configured = settings.RATE_LIMITS or {}
     return tuple(configured.get(scope) or DEFAULT_RATES[scope])  # type: ignore[return-value]
 
 
@@ -146,7 +146,7 @@ def hit(scope: str, *keys: str, now: float | None = None, count: bool = True) ->
     ``count=False`` only asks (for actions counted once they succeed: sign-ups).
     Fails open: with the cache unreachable every action is allowed.
     """
-    if not getattr(settings, "RATE_LIMITS_ENABLED", True):
+    if not settings.RATE_LIMITS_ENABLED:
         return 0
     now = time.time() if now is None else now
     person, address = (parse_rate(r) for r in rates(scope))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -135,3 +136,81 @@ def test_secret_key_debug_and_allowed_hosts_come_from_the_environment():
 def test_production_without_allowed_hosts_serves_no_host():
     s = settings_with(DEBUG="0", SECRET_KEY="from-the-environment")
     assert s["ALLOWED_HOSTS"] == []
+
+
+# -- one default per setting, one table ----------------------------------------------
+
+PACKAGE = ROOT / "dotsboxes"
+
+
+def _own_settings() -> set[str]:
+    """The settings dotsboxes/settings.py defines beyond Django's and django-axes' own."""
+    import ast
+
+    from django.conf import global_settings
+
+    names = set()
+    for node in ast.walk(ast.parse((PACKAGE / "settings.py").read_text())):
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):  # RATE_LIMITS: dict[...] = {}
+            targets = [node.target]
+        else:
+            continue
+        names |= {t.id for t in targets if isinstance(t, ast.Name) and t.id.isupper()}
+    # Helpers of the module, and the wiring Django and Channels read (not knobs).
+    internal = {"BASE_DIR", "SQLITE_OPTIONS", "ROOT_URLCONF", "ASGI_APPLICATION", "CHANNEL_LAYERS"}
+    return {
+        n
+        for n in names - internal
+        if not hasattr(global_settings, n) and not n.startswith(("AXES_", "_"))
+    }
+
+
+def _environment_variables() -> set[str]:
+    """Every environment variable the package reads (settings.py, the engine, the bridge)."""
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text()
+        found |= set(re.findall(r'env_(?:bool|list|int)\("([A-Z0-9_]+)"', text))
+        found |= set(re.findall(r'os\.environ\.get\("([A-Z0-9_]+)"', text))
+    return found - {"DJANGO_SETTINGS_MODULE"}
+
+
+def test_code_reads_settings_directly_and_each_default_lives_in_settings_py():
+    from django.conf import global_settings, settings
+
+    offenders = [
+        f"{path.relative_to(ROOT)}"
+        for path in PACKAGE.rglob("*.py")
+        if re.search(r"getattr\(\s*settings\s*,", path.read_text())
+    ]
+    assert offenders == []
+    read = set()
+    for path in PACKAGE.rglob("*.py"):
+        read |= set(re.findall(r"\bsettings\.([A-Z][A-Z0-9_]+)\b", path.read_text()))
+    assert "ROOMS_LAYER_PROBE_SECONDS" in read and "ROOMS_PRESENCE_PUSH_DELAY" in read
+    undefined = sorted(
+        n for n in read if not hasattr(global_settings, n) and n not in _own_settings()
+    )
+    assert undefined == []
+    assert all(hasattr(settings, n) for n in read)
+
+
+def test_every_setting_and_environment_variable_is_in_the_one_table():
+    table = (ROOT / "docs" / "SETTINGS.md").read_text()
+    documented = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", table))
+    variables = _environment_variables()
+    assert {"DOTSBOXES_ENGINE_TABLE_MB", "ENGINE_WORKERS", "ROOMS_LAYER_PROBE_SECONDS"} <= variables
+    assert sorted(variables - documented) == []
+    assert sorted(_own_settings() - documented) == []
+
+
+def test_the_new_room_knobs_are_settings_a_deployment_can_set():
+    code = (
+        "from django.conf import settings\n"
+        "print(settings.ROOMS_LAYER_PROBE_SECONDS, settings.ROOMS_PRESENCE_PUSH_DELAY)"
+    )
+    assert run_python(code).stdout.split() == ["1.0", "0.5"]
+    result = run_python(code, ROOMS_LAYER_PROBE_SECONDS="0.25", ROOMS_PRESENCE_PUSH_DELAY="2")
+    assert result.stdout.split() == ["0.25", "2.0"]

@@ -42,7 +42,7 @@ IN_LANE = (GameAnalysis.Status.QUEUED, GameAnalysis.Status.RUNNING)
 
 def per_player() -> int:
     """How many analyses of one owner may be in the lane at once (``ANALYSIS_PER_PLAYER``)."""
-    return max(1, int(getattr(settings, "ANALYSIS_PER_PLAYER", 2)))
+    return max(1, int(settings.ANALYSIS_PER_PLAYER))
 
 
 def owner_of_request(request) -> str:

@@ -106,7 +106,7 @@ def request_analysis(game: Game, owner: str = "") -> GameAnalysis:
 @receiver(game_changed, dispatch_uid="analysis.auto")
 def _on_game_changed(sender, *, change: GameChanged, **kwargs) -> None:
     """Finished games worth it are analysed without being asked (``ANALYSIS_AUTO``)."""
-    if change.active or not getattr(settings, "ANALYSIS_AUTO", True):
+    if change.active or not settings.ANALYSIS_AUTO:
         return
     game = Game.objects.filter(pk=change.game_id, status=Game.Status.FINISHED).first()
     if game is None or not scheduling.worth_analysing(game):

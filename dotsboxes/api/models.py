@@ -20,7 +20,7 @@ from dotsboxes.games.models import SIZE_VALIDATORS, Game
 def challenge_lifetime() -> timedelta:
     """How long a challenge waits for its answer: a bot that is offline does not
     accept, hours later, a game its challenger has long stopped waiting for."""
-    return timedelta(seconds=float(getattr(settings, "API_CHALLENGE_SECONDS", 600)))
+    return timedelta(seconds=float(settings.API_CHALLENGE_SECONDS))
 
 
 class BotAccount(models.Model):

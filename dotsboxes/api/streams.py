@@ -29,11 +29,11 @@ from .wake import Waiter, game_group, user_group
 
 
 def poll_seconds() -> float:
-    return float(getattr(settings, "API_POLL_SECONDS", 2))
+    return float(settings.API_POLL_SECONDS)
 
 
 def keepalive_seconds() -> float:
-    return float(getattr(settings, "API_KEEPALIVE_SECONDS", 10))
+    return float(settings.API_KEEPALIVE_SECONDS)
 
 
 def line(data: dict) -> str:

@@ -50,7 +50,7 @@ def queued() -> bool:
     """True when jobs travel over the queue (``ENGINE_QUEUE`` with ``REDIS_URL``)."""
     from django.conf import settings
 
-    return bool(getattr(settings, "ENGINE_QUEUE", False) and getattr(settings, "REDIS_URL", ""))
+    return bool(settings.ENGINE_QUEUE and settings.REDIS_URL)
 
 
 def in_worker() -> bool:

@@ -46,7 +46,7 @@ beat: Any = None  # set by the worker: writes its health key (called as a job st
 
 def namespace() -> str:
     """The Redis key prefix of the queues (``ENGINE_QUEUE_NAMESPACE``, default "dotsboxes")."""
-    return getattr(settings, "ENGINE_QUEUE_NAMESPACE", "") or "dotsboxes"
+    return settings.ENGINE_QUEUE_NAMESPACE
 
 
 def broker() -> RedisBroker:

@@ -45,7 +45,7 @@ WARN_BEFORE = timedelta(days=1)
 
 
 def mail_every() -> timedelta:
-    return timedelta(seconds=float(getattr(settings, "NOTIFY_MAIL_EVERY", 3600)))
+    return timedelta(seconds=float(settings.NOTIFY_MAIL_EVERY))
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ def _mail_language(user_id: int) -> str:
 
 
 def site_url() -> str:
-    return str(getattr(settings, "SITE_URL", "http://localhost:8000")).rstrip("/")
+    return str(settings.SITE_URL).rstrip("/")
 
 
 _last_pass = [float("-inf")]
@@ -234,7 +234,7 @@ _last_pass = [float("-inf")]
 def _on_tick(sender: object, *, now: datetime, **kwargs: object) -> None:
     # The clock ticks twice a second; deadlines in days and mail by the hour need
     # a look every NOTIFY_EVERY_SECONDS (30 s) only.
-    every = float(getattr(settings, "NOTIFY_EVERY_SECONDS", 30))
+    every = float(settings.NOTIFY_EVERY_SECONDS)
     if time.monotonic() - _last_pass[0] < every:
         return
     _last_pass[0] = time.monotonic()

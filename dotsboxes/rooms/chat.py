@@ -23,8 +23,8 @@ CHAT_PRESETS = ("Hello!", "Good luck", "Have fun", "Nice move", "Thanks", "Good 
 
 def chat_limits() -> tuple[int, float]:
     """(messages, seconds): at most that many chat lines per player per window."""
-    burst = int(float(getattr(settings, "ROOMS_CHAT_BURST", 5)))
-    return burst, float(getattr(settings, "ROOMS_CHAT_WINDOW_SECONDS", 10))
+    burst = int(float(settings.ROOMS_CHAT_BURST))
+    return burst, float(settings.ROOMS_CHAT_WINDOW_SECONDS)
 
 
 def room_chat(*, public_id: str, viewer: Viewer, text: str) -> Message:

@@ -175,7 +175,7 @@ def schedule_presence_push(room_id: int) -> None:
     others: n squared work when a crowd arrives."""
     if room_id in _pending:
         return
-    delay = float(getattr(settings, "ROOMS_PRESENCE_PUSH_DELAY", 0.5))
+    delay = float(settings.ROOMS_PRESENCE_PUSH_DELAY)
     loop = asyncio.get_running_loop()
     _pending[room_id] = loop.call_later(delay, lambda: loop.create_task(_push_presence(room_id)))
 

@@ -32,13 +32,9 @@ def other(side: str) -> str:
     return Side.RED.value if side == Side.BLUE else Side.BLUE.value
 
 
-def _setting(name: str, default: float) -> float:
-    return float(getattr(settings, name, default))
-
-
 def away_grace() -> timedelta:
     """How long a seat may stay empty before the computer plays for it."""
-    return timedelta(seconds=_setting("ROOMS_AWAY_SECONDS", 60))
+    return timedelta(seconds=float(settings.ROOMS_AWAY_SECONDS))
 
 
 def locked(public_id: str, *, skip_locked: bool = False) -> tuple[Room, Game] | None:

@@ -48,11 +48,11 @@ logger = logging.getLogger(__name__)
 
 
 def tick_seconds() -> float:
-    return float(getattr(settings, "ROOMS_TICK_SECONDS", 0.5))
+    return float(settings.ROOMS_TICK_SECONDS)
 
 
 def computer_level() -> str:
-    return str(getattr(settings, "ROOMS_COMPUTER_LEVEL", "casual"))
+    return str(settings.ROOMS_COMPUTER_LEVEL)
 
 
 def due_rooms(now: datetime) -> list[int]:
@@ -270,7 +270,7 @@ _task: asyncio.Task | None = None
 def ensure_started() -> None:
     """Start this process's clock on the running event loop (once)."""
     global _task
-    mode = getattr(settings, "ROOMS_TICKER", "embedded")
+    mode = settings.ROOMS_TICKER
     if _task is not None or mode == "off":
         return
     _task = asyncio.get_running_loop().create_task(run_forever(work=mode == "embedded"))

@@ -25,7 +25,7 @@ from .models import VacationChoice, VacationDay
 
 def days_per_year() -> int:
     """The allowance; 0 switches vacation days off."""
-    return max(int(getattr(settings, "VACATION_DAYS_PER_YEAR", 14)), 0)
+    return max(int(settings.VACATION_DAYS_PER_YEAR), 0)
 
 
 def days_used(user_id: int, year: int) -> int:

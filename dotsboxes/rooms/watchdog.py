@@ -29,7 +29,7 @@ _tasks: dict[asyncio.AbstractEventLoop, asyncio.Task] = {}
 
 
 def probe_seconds() -> float:
-    return float(getattr(settings, "ROOMS_LAYER_PROBE_SECONDS", 1.0))
+    return float(settings.ROOMS_LAYER_PROBE_SECONDS)
 
 
 def register(consumer: object) -> None:
