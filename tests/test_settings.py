@@ -144,7 +144,7 @@ PACKAGE = ROOT / "dotsboxes"
 
 
 def _own_settings() -> set[str]:
-    """The settings dotsboxes/settings.py defines beyond Django's and django-axes' own."""
+    """The settings of settings.py beyond those of Django, django-axes and WhiteNoise."""
     import ast
 
     from django.conf import global_settings
@@ -163,7 +163,7 @@ def _own_settings() -> set[str]:
     return {
         n
         for n in names - internal
-        if not hasattr(global_settings, n) and not n.startswith(("AXES_", "_"))
+        if not hasattr(global_settings, n) and not n.startswith(("AXES_", "WHITENOISE_", "_"))
     }
 
 

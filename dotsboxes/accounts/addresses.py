@@ -30,11 +30,11 @@ SALT = "dotsboxes.accounts.email-confirm"
 
 
 def confirm_seconds() -> int:
-    return int(getattr(settings, "EMAIL_CONFIRM_SECONDS", 3 * 24 * 3600))
+    return int(settings.EMAIL_CONFIRM_SECONDS)
 
 
 def site_url() -> str:
-    return str(getattr(settings, "SITE_URL", "http://localhost:8000")).rstrip("/")
+    return str(settings.SITE_URL).rstrip("/")
 
 
 def profile_of(user) -> Profile:
