@@ -269,6 +269,8 @@ ANALYSIS_AUTO = os.environ.get("ANALYSIS_AUTO", "1") != "0"
 # Analyses of one player in the background lane at once; the rest wait their turn
 # (dotsboxes/analysis/scheduling.py, docs/ANALYSIS.md).
 ANALYSIS_PER_PLAYER = env_int("ANALYSIS_PER_PLAYER", 2)
+# Seconds the solver may spend proving one position a study makes a claim about.
+STUDY_CHECK_SECONDS = float(os.environ.get("STUDY_CHECK_SECONDS") or 20)
 
 # -- sessions, auth ---------------------------------------------------------------
 # Database sessions (pooled connections).  Not cached_db on Redis: Django's cache

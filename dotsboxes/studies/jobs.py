@@ -24,15 +24,13 @@ from .models import PositionCheck
 
 log = logging.getLogger(__name__)
 
-#: Seconds the solver may spend on one position (``STUDY_CHECK_SECONDS``).
-CHECK_SECONDS = 20.0
-
 _running: set[str] = set()  # positions this process has sent and not yet stored
 _running_lock = threading.Lock()
 
 
 def check_seconds() -> float:
-    return float(getattr(settings, "STUDY_CHECK_SECONDS", CHECK_SECONDS))
+    """Seconds the solver may spend on one position (``STUDY_CHECK_SECONDS``)."""
+    return float(settings.STUDY_CHECK_SECONDS)
 
 
 def is_running(key: str) -> bool:
