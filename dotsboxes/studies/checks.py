@@ -5,7 +5,7 @@ move in the position before it), a value ``[blue N]`` (with best play from this
 position Blue ends with N boxes), or the answer given to a question about the
 start position.  Each is settled by the values of one position, which the
 :data:`check` job (background lane of :mod:`dotsboxes.jobs`, never a request)
-asks of :func:`dotsboxes.engine.board_values.deep` within :data:`CHECK_SECONDS`
+asks of :func:`dotsboxes.engine.board_values.deep` within ``STUDY_CHECK_SECONDS``
 and stores in a :class:`PositionCheck` row.  Pages read the rows and turn
 them into verdicts: **proved** and **refuted** only from the solver's exact
 values; anything else is **not proved** (the solver did not settle it in
