@@ -12,16 +12,27 @@ from dotsboxes.games.services import start_rematch
 from dotsboxes.games.steps import check_active, check_version, take_back_to
 from dotsboxes.games.turns import takeback_start
 
+from . import push
 from .errors import Conflict, Forbidden, RoomError
 from .identity import Viewer
 from .models import Room
 from .presenters import OFFER_NAMES
-from .steps import both_seated, changed, finish, lock, log_line, other, restart_clock, seated
+from .steps import (
+    RoomChange,
+    both_seated,
+    changed,
+    finish,
+    lock,
+    log_line,
+    other,
+    restart_clock,
+    seated,
+)
 
 OFFER_KINDS = ("draw", "takeback", "rematch")
 
 
-def room_offer(*, public_id: str, viewer: Viewer, kind: str, version: int | None) -> Room:
+def room_offer(*, public_id: str, viewer: Viewer, kind: str, version: int | None) -> RoomChange:
     """Offer a draw, ask for a take-back or propose a rematch; the opponent answers."""
     if kind not in OFFER_KINDS:
         raise RoomError(_("Unknown offer."))
@@ -65,14 +76,14 @@ def room_offer(*, public_id: str, viewer: Viewer, kind: str, version: int | None
             gettext_noop("%(name)s offers %(offer)s."),
             {"name": game.name_of(Side(side)), "offer": kind},
         )
-        changed(room, game, "offer")
-    return room
+        return changed(room, game, "offer")
 
 
 def room_answer(
     *, public_id: str, viewer: Viewer, kind: str, accept: bool, version: int | None
-) -> Room:
-    """Accept or decline the opponent's pending offer; return the room to show next."""
+) -> RoomChange:
+    """Accept or decline the opponent's pending offer (an accepted rematch's new room
+    is the change's ``rematch``)."""
     if kind not in OFFER_KINDS:
         raise RoomError(_("Unknown offer."))
     with transaction.atomic():
@@ -97,8 +108,7 @@ def room_answer(
             log_line(
                 room, gettext_noop("%(name)s declined %(offer)s."), {"name": name, "offer": kind}
             )
-            changed(room, game, "offer")
-            return room
+            return changed(room, game, "offer")
         if kind == "draw":
             check_active(game)
             finish(room, game, Game.Result.DRAW, Game.Termination.AGREED)
@@ -107,17 +117,16 @@ def room_answer(
                 gettext_noop("%(name)s accepted the draw: the game is drawn by agreement."),
                 {"name": name},
             )
-            changed(room, game, "draw")
-            return room
+            return changed(room, game, "draw")
         if kind == "takeback":
             check_active(game)
             _take_back(room, game, offerer)
-            changed(room, game, "takeback")
-            return room
+            return changed(room, game, "takeback")
         new_room = _rematch(room, game)
         log_line(room, gettext_noop("%(name)s accepted the rematch."), {"name": name})
-        changed(room, game, "rematch")
-        return new_room
+        result = changed(room, game, "rematch")
+        result.rematch = new_room
+        return result
 
 
 def _take_back(room: Room, game: Game, requester: str) -> None:
@@ -137,6 +146,7 @@ def _take_back(room: Room, game: Game, requester: str) -> None:
 def _rematch(room: Room, game: Game) -> Room:
     swap = room.swap_on_rematch
     new = start_rematch(game, swap=swap)
+    push.lobby_after_commit()  # the lobby lists the new game
     host_side = other(room.host_side) if swap else room.host_side
     new_room = Room(
         game=new,
@@ -155,7 +165,7 @@ def _rematch(room: Room, game: Game) -> Room:
     return new_room
 
 
-def room_set_swap(*, public_id: str, viewer: Viewer, swap: bool) -> Room:
+def room_set_swap(*, public_id: str, viewer: Viewer, swap: bool) -> RoomChange:
     """The host decides whether a rematch swaps who moves first."""
     with transaction.atomic():
         room, game = lock(public_id)
@@ -168,5 +178,5 @@ def room_set_swap(*, public_id: str, viewer: Viewer, swap: bool) -> Room:
             raise Forbidden(_("Only the host decides who moves first in a rematch."))
         if room.swap_on_rematch != swap:
             room.swap_on_rematch = swap
-            changed(room, game, "offer")
-    return room
+            return changed(room, game, "offer")
+    return RoomChange(room, None)

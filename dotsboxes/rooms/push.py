@@ -1,9 +1,11 @@
 """Pushes: render a change once, send it to everyone in the room after commit.
 
-A change to a room's game reaches this module as the game core's one change
-event (:func:`on_game_changed`, a listener of
-:data:`dotsboxes.games.events.game_changed`); chat and presence, which leave
-the game as it was, push by themselves with :func:`room_after_commit`.
+A room command's change reaches this module as what the command returns
+(:class:`~dotsboxes.rooms.steps.RoomChange`: the room, the game core's change
+event, the offers it withdrew): :func:`publish` renders it once per language and
+sends it after commit, and the request that made the change answers with the
+same fragments.  Chat and presence, which leave the game as it was, push by
+themselves with :func:`room_after_commit`.
 
 Each page reads the room in its own language, so a push is rendered once per language
 the site speaks and sent to that language's group (:func:`language_group`); a socket
@@ -21,21 +23,17 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 from functools import partial
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
-from django.dispatch import receiver
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from dotsboxes.games.events import GameChanged, game_changed
-from dotsboxes.games.models import Game
+from dotsboxes.games.events import GameChanged
 from dotsboxes.games.turns import both_have_played
 from dotsboxes.rules import Board, Edge
 
@@ -72,14 +70,16 @@ def render_room(
     )
 
 
-def render_move(room: Room, change: GameChanged, sockets: list | None = None) -> str:
+def render_move(
+    room: Room, change: GameChanged, withdrawn: tuple[str, ...] = (), sockets: list | None = None
+) -> str:
     """The lean push of an edge in a game that goes on: only what the edge changed.
 
     Its edges, boxes and targets, the last turn's halo, the scores that changed,
     the clocks (of the seat that moved and the seat to move, in a timed room), the
     words of the status sentence (swapped into its live region, so screen readers
     read every move), the log's new edges (appended to a turn that goes on, or new
-    turns), and of the actions only what changes: a withdrawn offer goes and its
+    turns), and of the actions only what changes: a ``withdrawn`` offer goes and its
     button comes back, and the abort button goes once both have played.  Whose turn it is travels on
     the version marker, which ``rooms.js`` copies to the board and the seats.
     Everything else on the page (earlier edges, names, presence, chat, spectators)
@@ -124,7 +124,7 @@ def render_move(room: Room, change: GameChanged, sockets: list | None = None) ->
         "clocks": [seat for seat in view.seats if seat.side in clocked],
         # The offers this edge withdrew (their buttons come back); the abort button,
         # gone once both have played.
-        "withdrawn": getattr(room, "offers_withdrawn", ()),
+        "withdrawn": withdrawn,
         "abort_gone": not view.can_abort and len(spans) <= 3 and _could_abort(board, change),
     }
     # The partials' indentation is a third of the bytes: a run of white space shows as
@@ -174,7 +174,7 @@ def reader_languages(room: Room, sockets: list | None = None) -> list[str]:
 
 def _push_languages(room: Room, sockets: list) -> list[str]:
     """The readers' languages and this thread's: a request that made the change
-    answers with the push it just rendered (``rendered_for``), in its own language."""
+    answers with the push it just rendered, in its own language."""
     languages = reader_languages(room, sockets)
     current = translation.get_language()
     if current not in languages and current in dict(settings.LANGUAGES):
@@ -195,36 +195,16 @@ def _send_in_each_language(group: str, render, languages=None) -> dict[str, str]
     return rendered
 
 
-# The last "game" push rendered in this thread, so the request that caused it can
-# answer with the same fragments instead of rendering them a second time.  Keyed by
-# the game's public id, never the room's database id: SQLite gives a rolled-back
-# room's id to the next room, and a request then answered with that other room's
-# fragments at the same version (a test that met the earlier test's push failed).
-_last = threading.local()
-
-
 def send_room(room_id: int, kind: str = "game") -> None:
     """Render the room as it is now and push it to its group, in each language."""
     room = Room.objects.select_related("game").filter(pk=room_id).first()
     if room is not None:
         sockets = open_sockets(room)
-        rendered = _send_in_each_language(
+        _send_in_each_language(
             room.group,
             lambda: render_room(room, kind, sockets=sockets),
             _push_languages(room, sockets),
         )
-        if kind == "game":
-            _last.render = (room.game.public_id, room.game.version, rendered)
-
-
-def rendered_for(room: object) -> str:
-    """The room's fragments: the push just sent from this thread if it is current."""
-    last = getattr(_last, "render", None)
-    if last is not None and last[0] == room.game.public_id and last[1] == room.game.version:
-        html = last[2].get(translation.get_language())
-        if html is not None:
-            return html
-    return render_room(room)
 
 
 def room_after_commit(room_id: int, kind: str = "game") -> None:
@@ -244,42 +224,50 @@ def send_lobby() -> None:
     _send_in_each_language(LOBBY_GROUP, render_lobby)
 
 
+def lobby_after_commit() -> None:
+    """Push the lobby's lists after commit (a room opened, or a rematch's game)."""
+    transaction.on_commit(send_lobby, robust=True)
+
+
 # Changes after which the game may have left the lobby's lists (it ended).
 _ENDINGS = frozenset({"move", "timeout", "standin", "resign", "abort", "draw"})
 
 
-@receiver(game_changed, dispatch_uid="rooms.push")
-def on_game_changed(sender: object, *, change: GameChanged, **kwargs: object) -> None:
-    """Push a committed change of a room's game to everyone in the room (and the lobby).
+def render_change(
+    room: Room,
+    change: GameChanged | None,
+    withdrawn: tuple[str, ...] = (),
+    sockets: list | None = None,
+) -> str:
+    """The push of one committed change, in the active language: the lean push of an
+    edge in a game that goes on; the board, result and actions of a game's last edge
+    (spectators and chat as they were); the whole room for every other change (and
+    for ``None``, a command that changed nothing).  Rendered from the instances the
+    command changed, exactly what was committed at this version (its board is cached
+    on the game: nothing is replayed)."""
+    if change is not None and change.event == "move":
+        if change.active:
+            return render_move(room, change, withdrawn, sockets)
+        return render_room(room, "move", messages=False, sockets=sockets)
+    return render_room(room, sockets=sockets)
 
-    Rendered from the instances the command changed, exactly what was committed
-    at this version (its board is cached on the game: nothing is replayed).  A
-    plain edge (``move``) leaves spectators and chat as they were and skips them."""
-    game = change.game
-    if game.mode != Game.Mode.ONLINE:
-        return
-    try:
-        room = game.room
-    except ObjectDoesNotExist:
-        return
-    if change.event == "created":  # a new room: nobody is in it yet, the lobby shows it
-        send_lobby()
-        return
+
+def publish(room: Room, change: GameChanged, withdrawn: tuple[str, ...] = ()) -> dict[str, str]:
+    """Push a committed change to everyone in the room (and the lobby, when the game
+    filled or ended it); returns the push rendered in each language."""
     if change.event == "rematch":
         # Send everyone in the room (players and spectators) to the rematch.
-        new = game.rematches.select_related("room").first()
+        new = room.game.rematches.select_related("room").first()
         if new is not None:
             context = {"url": new.get_absolute_url(), "version": change.version}
             _send(room.group, render_to_string("rooms/redirect.html", context))
     # One read of the sockets serves the languages and every language's render.
     sockets = open_sockets(room)
-    if change.event == "move" and change.active:
-        render = partial(render_move, room, change, sockets)
-    elif change.event == "move":  # the last edge: the board, result and actions, no chat
-        render = partial(render_room, room, "move", messages=False, sockets=sockets)
-    else:
-        render = partial(render_room, room, sockets=sockets)
-    rendered = _send_in_each_language(room.group, render, _push_languages(room, sockets))
-    _last.render = (game.public_id, change.version, rendered)
+    rendered = _send_in_each_language(
+        room.group,
+        partial(render_change, room, change, withdrawn, sockets),
+        _push_languages(room, sockets),
+    )
     if change.event == "seated" or (not change.active and change.event in _ENDINGS):
         send_lobby()
+    return rendered

@@ -22,10 +22,12 @@ from dotsboxes.games.services import game_create
 from dotsboxes.games.steps import resign
 from dotsboxes.games.turns import both_have_played
 
+from . import push
 from .errors import Conflict, Forbidden, RoomError
 from .identity import Viewer, seat_of
 from .models import CORRESPONDENCE_FROM, Room
 from .steps import (
+    RoomChange,
     changed,
     draw_for_side_to_move,
     finish,
@@ -81,6 +83,7 @@ def room_create(
             gettext_noop("%(name)s opened the room and sits as %(side)s."),
             {"name": viewer.name, "side": host_side},
         )
+        push.lobby_after_commit()  # nobody is in the new room yet; the lobby lists it
     return room
 
 
@@ -132,7 +135,7 @@ def room_join(*, public_id: str, viewer: Viewer) -> tuple[Room, str]:
     return room, side
 
 
-def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | None) -> Room:
+def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | None) -> RoomChange:
     """A seated player draws one edge on their turn.
 
     The hot path of a live room: one locked read of room and game, one read of
@@ -142,15 +145,14 @@ def room_play_move(*, public_id: str, viewer: Viewer, edge: str, version: int | 
         refusal = _("Only the two players can draw edges; you are watching this game.")
         room, game, side = playing(public_id, viewer, refusal, version, alone=alone)
         check_turn(game, Side.of(game.board().turn), [Side(side)])
-        drawn = draw_for_side_to_move(room, game, [str(edge)[:16]], by_computer=False)
-        changed(room, game, "move", drawn)
-    return room
+        drawn, withdrawn = draw_for_side_to_move(room, game, [str(edge)[:16]], by_computer=False)
+        return changed(room, game, "move", drawn, withdrawn)
 
 
 # -- ending a game ----------------------------------------------------------------------
 
 
-def room_resign(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
+def room_resign(*, public_id: str, viewer: Viewer, version: int | None) -> RoomChange:
     """The player gives up: the opponent wins."""
     with transaction.atomic():
         alone = _("Nobody has taken the other seat yet: abort the game instead.")
@@ -163,11 +165,10 @@ def room_resign(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
             gettext_noop("%(name)s resigned. %(winner)s wins."),
             {"name": game.name_of(Side(side)), "winner": other(side)},
         )
-        changed(room, game, "resign")
-    return room
+        return changed(room, game, "resign")
 
 
-def room_abort(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
+def room_abort(*, public_id: str, viewer: Viewer, version: int | None) -> RoomChange:
     """Call the game off while at least one player has not finished a turn."""
     with transaction.atomic():
         refusal = _("Only the two players can abort the game; you are watching this game.")
@@ -178,5 +179,4 @@ def room_abort(*, public_id: str, viewer: Viewer, version: int | None) -> Room:
         log_line(
             room, gettext_noop("%(name)s aborted the game."), {"name": game.name_of(Side(side))}
         )
-        changed(room, game, "abort")
-    return room
+        return changed(room, game, "abort")

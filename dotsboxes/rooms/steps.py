@@ -13,19 +13,25 @@ pushes listen to (:mod:`dotsboxes.rooms.push`).
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from dotsboxes import clock
-from dotsboxes.games.events import Drawn
+from dotsboxes.games.events import Drawn, GameChanged
 from dotsboxes.games.models import Game, Side
 from dotsboxes.games.steps import check_active, check_version, commit, draw_edges, end_game
 
+from . import push
 from .errors import Conflict, Forbidden, NotFound
 from .identity import Viewer, seat_of
 from .models import CHAT_MAX_LENGTH, Message, Room
+
+logger = logging.getLogger(__name__)
 
 
 def other(side: str) -> str:
@@ -102,11 +108,50 @@ def restart_clock(room: Room, game: Game) -> None:
         room.turn_deadline = None
 
 
-def changed(room: Room, game: Game, event: str, drawn: tuple[Drawn, ...] = ()) -> None:
-    """Save the room and hand the game to the core's commit: the version is bumped,
-    and the change event (which the room's pushes listen to) goes out after commit."""
+@dataclass
+class RoomChange:
+    """What a room command changed, as it returns it.
+
+    ``room`` is the room as committed (its game on it, the game's board cached),
+    ``change`` the game core's change event (``None`` when the command changed
+    nothing), ``withdrawn`` the offers the change withdrew (their buttons come back
+    on the page), ``rematch`` the new room when an accepted rematch began.  After
+    the commit the change is pushed to the room once in each language its readers
+    and the acting request read; ``pushes`` keeps those renders, so the request
+    answers with the very fragments it pushed.
+    """
+
+    room: Room
+    change: GameChanged | None
+    withdrawn: tuple[str, ...] = ()
+    rematch: Room | None = None
+    pushes: dict[str, str] = field(default_factory=dict)
+
+
+def changed(
+    room: Room,
+    game: Game,
+    event: str,
+    drawn: tuple[Drawn, ...] = (),
+    withdrawn: tuple[str, ...] = (),
+) -> RoomChange:
+    """Save the room and hand the game to the core's commit (the version is bumped,
+    the core's change event goes out after commit); the room's push is sent after
+    commit too, from the returned :class:`RoomChange`."""
     room.save()
-    commit(game, event, drawn)
+    result = RoomChange(room, commit(game, event, drawn), withdrawn)
+    transaction.on_commit(lambda: _publish(result))
+    return result
+
+
+def _publish(result: RoomChange) -> None:
+    # The change is committed: a broken push must not turn it into an error page
+    # (clients repair a missed push by their version check; the request renders
+    # its answer itself when ``pushes`` lacks it).
+    try:
+        result.pushes.update(push.publish(result.room, result.change, result.withdrawn))
+    except Exception:
+        logger.exception("room push failed for game %s", result.room.game.public_id)
 
 
 def finish(room: Room, game: Game, result: str, termination: str) -> None:
@@ -121,17 +166,18 @@ def game_over(room: Room) -> None:
 
 def draw_for_side_to_move(
     room: Room, game: Game, edges: list[str], *, by_computer: bool
-) -> tuple[Drawn, ...]:
+) -> tuple[tuple[Drawn, ...], tuple[str, ...]]:
     """Draw ``edges`` through the core (rows locked by the caller), then keep the
     room in step: whose turn, stale offers, the clock.  Nothing changes if an edge
-    is not legal."""
+    is not legal.  Returns the edges drawn and the offers the edge withdrew."""
     drawn = draw_edges(game, edges, by_computer=by_computer)
     board = game.board()
     room.to_move = Side.of(board.turn).value
     # The push of this edge withdraws these offers on the page (and nothing else of the actions).
-    room.offers_withdrawn = tuple(k for k in ("draw", "takeback") if getattr(room, f"{k}_offer"))
+    withdrawn = tuple(k for k in ("draw", "takeback") if getattr(room, f"{k}_offer"))
     room.draw_offer = room.takeback_offer = ""
     if game.status != Game.Status.ACTIVE:
         game_over(room)
     restart_clock(room, game)  # no deadline once the game is over
+    return drawn, withdrawn
     return drawn

@@ -122,7 +122,7 @@ def _computer_move(room_id: int, now: datetime) -> str:
         if timed_out and not (room.turn_deadline and room.turn_deadline <= clock.now()):
             return ""
         game.keep_board(board, computer)  # the position thought about, at this version
-        drawn = draw_for_side_to_move(room, game, edges, by_computer=True)
+        drawn, withdrawn = draw_for_side_to_move(room, game, edges, by_computer=True)
         name = game.name_of(Side(side))
         listed = ", ".join(d.edge for d in drawn)
         event = "timeout" if timed_out and not room.standin(side) else "standin"
@@ -140,7 +140,7 @@ def _computer_move(room_id: int, now: datetime) -> str:
                 {"name": name, "listed": listed},
                 ply=len(moves) + 1,
             )
-        changed(room, game, event, drawn)
+        changed(room, game, event, drawn, withdrawn)
     # After the commit, so the line is true: which clock did it, when several run.
     logger.info("room %s: %s for %s, the computer drew %s", room_id, event, side, listed)
     return side

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -28,7 +29,8 @@ from .forms import CreateRoomForm, JoinForm
 from .identity import NAME_KEY, Viewer, ensure_token, seat_of, viewer_from_request
 from .models import Room
 from .presenters import CHAT_PRESET_LABELS, lobby_rooms, room_view
-from .push import render_room, rendered_for
+from .push import render_room
+from .steps import RoomChange
 
 
 def _room(public_id: str) -> Room:
@@ -128,7 +130,7 @@ def _version(request: HttpRequest) -> int | None:
 def _act(
     request: HttpRequest,
     public_id: str,
-    action: Callable[[Viewer, int | None], Room | object],
+    action: Callable[[Viewer, int | None], RoomChange | object],
     *,
     limit: str = "",
 ) -> HttpResponse:
@@ -143,15 +145,23 @@ def _act(
         result = action(viewer, version)
     except GameError as exc:
         return _refused(request, Room.objects.filter(game__public_id=public_id).first(), exc)
-    if isinstance(result, Room) and result.game.public_id != public_id:  # a rematch began
+    if isinstance(result, RoomChange) and result.rematch is not None:
         if request.htmx:
-            return HttpResponseClientRedirect(result.get_absolute_url())
-        return redirect(result)
+            return HttpResponseClientRedirect(result.rematch.get_absolute_url())
+        return redirect(result.rematch)
     if request.htmx:
-        # The push this change just sent, when this thread rendered it; else read the room.
-        room = result if isinstance(result, Room) else _room(public_id)
-        return HttpResponse(rendered_for(room))
+        if isinstance(result, RoomChange):
+            return HttpResponse(_answer(result))
+        return HttpResponse(render_room(_room(public_id)))  # chat: the room as it is now
     return redirect(reverse("rooms:room", args=[public_id]))
+
+
+def _answer(result: RoomChange) -> str:
+    """The fragments of the change in the request's language: the push it sent after
+    commit; else (no change, the push failed, or a caller's transaction still open)
+    the whole room as committed."""
+    html = result.pushes.get(translation.get_language())
+    return html if html is not None else render_room(result.room)
 
 
 def _refused(request: HttpRequest, room: Room | None, exc: GameError) -> HttpResponse:

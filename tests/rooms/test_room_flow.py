@@ -109,17 +109,36 @@ def test_a_move_response_carries_the_new_version_and_board(room, alice):
     assert 'data-edge="a1-b1"' in html and 'id="room-board"' in html
 
 
-def test_a_move_is_never_answered_with_the_push_of_a_former_room_with_the_same_id(room, alice):
-    # The request answers with the push its own commit rendered in this thread.  SQLite
-    # gives a rolled-back room's database id to the next room, so a push left in the
-    # thread by a former room with this id, at the version this move reaches, must
-    # not be taken for this room's.
+def test_a_move_is_answered_with_the_very_push_its_change_sent(transactional_db, alice, bob):
+    # The command returns its change and the pushes rendered from it after commit; the
+    # request answers with those, so its answer can only be its own room's change (it
+    # used to look for it in the thread, where a former room's push could be found).
+    import asyncio
+
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+    from django.conf import settings
+
     from dotsboxes.rooms import push
 
-    stale = "<p>a former room's push</p>"
-    push._last.render = (room.pk, room.game.version + 1, {"en": stale, "en-us": stale})
+    room = open_room(alice)
+    join(bob, room)
+    layer = get_channel_layer()
+
+    async def listen() -> str:
+        channel = await layer.new_channel()
+        for code, _name in settings.LANGUAGES:
+            await layer.group_add(push.language_group(room.group, code), channel)
+        return channel
+
+    async def heard(channel: str) -> dict:
+        return await asyncio.wait_for(layer.receive(channel), timeout=5)
+
+    channel = async_to_sync(listen)()
     html = act(alice, room, "move", edge="a1-b1").content.decode()
-    assert stale not in html and 'data-edge="a1-b1"' in html
+    assert async_to_sync(heard)(channel)["html"] == html
+    room.game.refresh_from_db()
+    assert f'data-version="{room.game.version}"' in html and 'data-edge="a1-b1"' in html
 
 
 def test_a_plain_form_post_redirects_back_to_the_room(room, alice):
