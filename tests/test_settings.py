@@ -143,11 +143,9 @@ def test_production_without_allowed_hosts_serves_no_host():
 PACKAGE = ROOT / "dotsboxes"
 
 
-def _own_settings() -> set[str]:
-    """The settings of settings.py beyond those of Django, django-axes and WhiteNoise."""
+def _defined() -> set[str]:
+    """Every upper-case name dotsboxes/settings.py assigns."""
     import ast
-
-    from django.conf import global_settings
 
     names = set()
     for node in ast.walk(ast.parse((PACKAGE / "settings.py").read_text())):
@@ -158,11 +156,18 @@ def _own_settings() -> set[str]:
         else:
             continue
         names |= {t.id for t in targets if isinstance(t, ast.Name) and t.id.isupper()}
+    return names
+
+
+def _own_settings() -> set[str]:
+    """The settings of settings.py beyond those of Django, django-axes and WhiteNoise."""
+    from django.conf import global_settings
+
     # Helpers of the module, and the wiring Django and Channels read (not knobs).
     internal = {"BASE_DIR", "SQLITE_OPTIONS", "ROOT_URLCONF", "ASGI_APPLICATION", "CHANNEL_LAYERS"}
     return {
         n
-        for n in names - internal
+        for n in _defined() - internal
         if not hasattr(global_settings, n) and not n.startswith(("AXES_", "WHITENOISE_", "_"))
     }
 
@@ -190,9 +195,8 @@ def test_code_reads_settings_directly_and_each_default_lives_in_settings_py():
     for path in PACKAGE.rglob("*.py"):
         read |= set(re.findall(r"\bsettings\.([A-Z][A-Z0-9_]+)\b", path.read_text()))
     assert "ROOMS_LAYER_PROBE_SECONDS" in read and "ROOMS_PRESENCE_PUSH_DELAY" in read
-    undefined = sorted(
-        n for n in read if not hasattr(global_settings, n) and n not in _own_settings()
-    )
+    defined = _defined()
+    undefined = sorted(n for n in read if not hasattr(global_settings, n) and n not in defined)
     assert undefined == []
     assert all(hasattr(settings, n) for n in read)
 
