@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
@@ -16,4 +17,6 @@ def header_counts(request: HttpRequest) -> dict[str, object]:
     return {
         "your_turn_count": SimpleLazyObject(lambda: services.your_turn_count(user.pk)),
         "unread_notices": SimpleLazyObject(lambda: services.unread_count(user.pk)),
+        # How often an open page asks for them again (two indexed counts).
+        "header_poll_seconds": getattr(settings, "HEADER_POLL_SECONDS", 20),
     }

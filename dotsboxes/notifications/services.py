@@ -117,9 +117,16 @@ def _notify(user_id: int, game_id: int, kind: str, version: int) -> bool:
 
 @receiver(game_changed, dispatch_uid="notifications.turn")
 def _on_change(sender: object, *, change, **kwargs: object) -> None:
-    """A correspondence game passed the move to a signed-in player: tell them."""
+    """A correspondence game passed the move to a signed-in player: tell them.
+
+    And a "your turn" notice no longer applies once its player is not to move in
+    that game (they moved, or the game ended): it is marked read.
+    """
     game = change.game
-    if game.mode != Game.Mode.ONLINE or change.status != Game.Status.ACTIVE:
+    if game.mode != Game.Mode.ONLINE:
+        return
+    _settle_turn_notices(game, change)
+    if change.status != Game.Status.ACTIVE:
         return
     user_id = getattr(game, f"{change.to_move}_user_id")
     if user_id is None or change.event not in ("move", "seated", "takeback"):
@@ -129,6 +136,19 @@ def _on_change(sender: object, *, change, **kwargs: object) -> None:
     corr = Room.objects.filter(game=game, timer_seconds__gte=CORRESPONDENCE_FROM).exists()
     if corr:
         _notify(user_id, game.pk, Notification.Kind.TURN, change.version)
+
+
+def _settle_turn_notices(game: Game, change) -> None:
+    over = change.status != Game.Status.ACTIVE
+    done = [
+        user_id
+        for side in Side.values
+        if (user_id := getattr(game, f"{side}_user_id")) and (over or side != change.to_move)
+    ]
+    if done:
+        Notification.objects.filter(
+            user_id__in=done, game=game, kind=Notification.Kind.TURN, read_at__isnull=True
+        ).update(read_at=clock.now())
 
 
 def warn_before(timer_seconds: int) -> timedelta:

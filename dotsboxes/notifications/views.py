@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from dotsboxes import clock
 from dotsboxes.accounts import addresses
@@ -58,6 +58,17 @@ def notifications(request: HttpRequest) -> HttpResponse:
     }
     status = 400 if form.errors else 200
     return render(request, "notifications/list.html", context, status=status)
+
+
+@require_GET
+def header(request: HttpRequest) -> HttpResponse:
+    """The header's counts alone, for the page's poll (the context processor fills them).
+
+    Signed out (the session ended in another tab): nothing, and the poll stops.
+    """
+    if not request.user.is_authenticated:
+        return HttpResponse(status=286)  # htmx: stop polling
+    return render(request, "notifications/_header.html")
 
 
 @login_required

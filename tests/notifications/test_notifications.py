@@ -194,7 +194,9 @@ def test_a_turn_already_played_is_not_mailed_later(two, django_capture_on_commit
     clock.advance(timedelta(minutes=61))
     ticker.tick()
     assert len(mail.outbox) == 1  # nothing waits for bob: no mail about a board he answered
-    assert not Notification.objects.filter(user=bob_user, emailed_at__isnull=True).exists()
+    # Nothing waits to be mailed: the notice he answered was marked read when he moved.
+    waiting = Notification.objects.filter(user=bob_user, emailed_at__isnull=True)
+    assert not waiting.filter(read_at__isnull=True).exists()
     with django_capture_on_commit_callbacks(execute=True):
         act(alice, room, "move", edge="c1-c2")
     ticker.tick()
@@ -213,3 +215,42 @@ def test_mail_speaks_the_players_saved_language(two, django_capture_on_commit_ca
     assert "轮到你走：alice 对 bob" in message.body and "Your turn" not in message.body
     assert "bob，你好" in message.body
     assert "今年剩余休假天数：14 / 14" in message.body  # the vacation line, in Chinese too
+
+
+def test_a_turn_notice_is_read_once_its_player_has_moved_in_that_game(
+    two, django_capture_on_commit_callbacks
+):
+    # Issue 23: a "your turn" notice stayed new after its player had moved in that game.
+    room, alice, alice_user, bob, bob_user = two
+    seated = Notification.objects.get(user=alice_user, kind="turn")
+    assert seated.read_at is None
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, room, "move", edge="a1-b1")
+    seated.refresh_from_db()
+    assert seated.read_at is not None
+    assert Notification.objects.get(user=bob_user, kind="turn").read_at is None  # bob's applies
+    with django_capture_on_commit_callbacks(execute=True):
+        act(bob, room, "resign")
+    assert not Notification.objects.filter(kind="turn", read_at__isnull=True).exists()
+
+
+def test_the_header_labels_both_counts_and_its_poll_brings_them_up_to_date(
+    two, django_capture_on_commit_callbacks
+):
+    # Issue 23: the header read "Your turn 1 1", and neither number changed while the page
+    # was open.  Each number has its label; the fragment the page polls is the same header.
+    room, alice, _alice_user, bob, _bob_user = two
+    home = bob.get("/").content.decode()
+    assert 'data-testid="your-turn-count">0<' in home and "unread-notices" not in home
+    assert 'hx-get="/notifications/header"' in home and 'hx-trigger="every 20s"' in home
+    with django_capture_on_commit_callbacks(execute=True):
+        act(alice, room, "move", edge="a1-b1")
+    header = bob.get("/notifications/header").content.decode().strip()
+    assert header.startswith('<a href="/notifications/"') and 'id="header-counts"' in header
+    assert '<span class="count-label">Your turn</span> <span class="badge"' in header
+    assert 'data-testid="your-turn-count">1<' in header
+    assert '<span class="count-label">Notices</span>' in header
+    assert 'data-testid="unread-notices">1<' in header
+    zh = bob.get("/notifications/header", HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
+    assert "通知" in zh
+    assert Client().get("/notifications/header").status_code == 286  # signed out: stop polling
