@@ -108,6 +108,8 @@ class PasswordChangeForm(PasswordChangeForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # One of several forms on the settings page: the page must not jump to it.
+        self.fields["old_password"].widget.attrs.pop("autofocus", None)
         self.fields["new_password1"].help_text = _(
             "At least 8 characters, not only digits, not a well-known password, "
             "and not close to your name."

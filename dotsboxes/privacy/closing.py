@@ -34,6 +34,7 @@ from dotsboxes.puzzles.models import PuzzleAttempt, PuzzleRating
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.identity import NAME_MAX, Viewer
 from dotsboxes.rooms.models import Message, Room, VacationChoice, VacationDay
+from dotsboxes.studies.models import ChapterProgress, Study
 from dotsboxes.tournaments import services as tournaments
 from dotsboxes.tournaments.models import Entry, Tournament
 
@@ -132,6 +133,12 @@ def account_close(*, user) -> None:
         VacationChoice.objects.filter(user=user).delete()
         VacationDay.objects.filter(user=user).delete()
         ExerciseProgress.objects.filter(user=user).delete()
+        ChapterProgress.objects.filter(user=user).delete()
+        # Studies are the player's writing and go; one that was reported stays for the
+        # staff (a deleted study would take its reports with it), private from now on.
+        studies = Study.objects.filter(owner=user)
+        studies.filter(reports__isnull=True).delete()
+        studies.update(visibility=Study.Visibility.PRIVATE, featured=False)
         PuzzleAttempt.objects.filter(user=user).delete()
         PuzzleRating.objects.filter(user=user).delete()
         # Sign-in attempts keep the name and network addresses that tried it.

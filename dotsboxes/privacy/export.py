@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import zipfile
 from datetime import datetime
 
@@ -25,8 +26,12 @@ from dotsboxes.guide.models import ExerciseProgress
 from dotsboxes.notifications.models import Notification, Preferences
 from dotsboxes.puzzles.models import PuzzleAttempt, PuzzleRating
 from dotsboxes.rooms.models import Message, Room, VacationChoice, VacationDay
+from dotsboxes.studies.models import Study
+from dotsboxes.studies.notation import format_study
 from dotsboxes.tournaments.models import Entry
 from dotsboxes.tournaments.standings import standings
+
+logger = logging.getLogger(__name__)
 
 README = """dotsboxes: your data
 ====================
@@ -34,6 +39,8 @@ README = """dotsboxes: your data
 dotsboxes-data.json   everything the site keeps about your account, as JSON
 games/<id>.txt        each of your games as a record in the site's text format:
                       paste one into "Import a game" on the site to replay it.
+studies/<id>.txt      each of your studies in the studies' text format (import it
+                      again on the studies page).
 
 Other players appear only as the names you saw at the board.
 """
@@ -233,6 +240,17 @@ def collect(user) -> tuple[dict, list[Game]]:
             .select_related("challenger", "target", "game")
             .order_by("created_at")
         ],
+        "studies": [
+            {
+                "id": study.slug,
+                "file": f"studies/{study.slug}.txt",
+                "title": study.title,
+                "visibility": study.visibility,
+                "created_at": _when(study.created_at),
+                "updated_at": _when(study.updated_at),
+            }
+            for study in Study.objects.filter(owner=user).order_by("created_at")
+        ],
         "notifications": _notices(user),
         "chat_lines_you_wrote": [
             {"game": m.room.game.public_id, "text": m.text, "at": _when(m.created_at)}
@@ -252,5 +270,17 @@ def archive(user) -> bytes:
         zf.writestr("README.txt", README)
         zf.writestr("dotsboxes-data.json", json.dumps(data, ensure_ascii=False, indent=1))
         for game in games:
-            zf.writestr(f"games/{game.public_id}.txt", record_text(game))
+            try:
+                text = record_text(game)
+            except ValueError:  # a stored game the notation cannot write: the rest still goes
+                logger.exception("no record for game %s in a data archive", game.public_id)
+                continue
+            zf.writestr(f"games/{game.public_id}.txt", text)
+        for study in Study.objects.filter(owner=user).prefetch_related("chapters"):
+            try:
+                text = format_study(study.as_notation())
+            except ValueError:
+                logger.exception("no text for study %s in a data archive", study.slug)
+                continue
+            zf.writestr(f"studies/{study.slug}.txt", text)
     return buffer.getvalue()

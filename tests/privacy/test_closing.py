@@ -93,3 +93,30 @@ def test_the_room_log_names_a_closed_account_neutrally(world, django_capture_on_
     page = world["bob_client"].get(f"/rooms/{world['playing'].game.public_id}/")
     text = page.content.decode()
     assert "Closed account resigned" in text and "alice resigned" not in text
+
+
+def test_closing_deletes_the_players_studies_but_keeps_a_reported_one_for_staff(world):
+    from dotsboxes.games.records import record_text
+    from dotsboxes.reports.models import Report
+    from dotsboxes.studies.models import Study
+    from dotsboxes.studies.services import study_import
+
+    text = record_text(world["over"])
+    kept = study_import(owner=world["alice"], text=text, visibility="public")
+    gone = study_import(owner=world["alice"], text=text, visibility="public")
+    bobs = study_import(owner=world["bob"], text=text)
+    Report.objects.create(
+        study=kept,
+        reporter=world["bob"],
+        category="study",
+        text="Rude.",
+        width=2,
+        height=2,
+        ply=1,
+        position_key="",
+    )
+    close(world["alice_client"])
+    assert not Study.objects.filter(pk=gone.pk).exists()
+    assert Study.objects.get(pk=kept.pk).visibility == Study.Visibility.PRIVATE
+    assert Report.objects.filter(study=kept).exists()
+    assert Study.objects.filter(pk=bobs.pk).exists()

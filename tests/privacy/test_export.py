@@ -81,3 +81,18 @@ def test_the_archive_holds_nothing_of_another_player(world):
     assert all(n["game"] != game.public_id or n["kind"] != "turn" for n in data["notifications"])
     assert len(data["ratings"]["history"]) == 1  # hers, not Bob's row of the same game
     assert Game.objects.filter(pk=bobs_other.pk).exists()
+
+
+def test_the_archive_holds_the_players_studies_only(world):
+    from dotsboxes.games.records import record_text
+    from dotsboxes.studies.notation import parse_study
+    from dotsboxes.studies.services import study_import
+
+    mine = study_import(owner=world["alice"], text=record_text(world["over"]))
+    bobs = study_import(owner=world["bob"], text=record_text(world["over"]))
+    zf = download(world["alice_client"])
+    assert f"studies/{bobs.slug}.txt" not in zf.namelist()
+    text = zf.read(f"studies/{mine.slug}.txt").decode()
+    assert len(parse_study(text).chapters) == mine.chapters.count() == 1
+    data = json.loads(zf.read("dotsboxes-data.json"))
+    assert [s["id"] for s in data["studies"]] == [mine.slug]
