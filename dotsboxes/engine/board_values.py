@@ -129,16 +129,20 @@ def _principal_variation(
     return line
 
 
-def quick(key: str, *, budget: float = QUICK_SECONDS) -> dict:
+def quick(
+    key: str, *, budget: float = QUICK_SECONDS, safety: float | None = QUICK_SOLVER_SAFETY
+) -> dict:
     """First values for every undrawn edge of the position ``key``.
 
     Within about ``budget`` s, or about 2 s where the solver's model says it
-    settles the position in :data:`QUICK_SOLVER_NODES`.
+    settles the position in :data:`QUICK_SOLVER_NODES`.  ``safety``: the
+    solver's hard stop in seconds on an overloaded machine (``None``: none,
+    so the answer depends on node counts alone).
     """
     board = Board.from_key(key)
     if board.is_over():
         return _result(board, {}, {}, "quick")
-    values = _solved(board, budget)
+    values = _solved(board, budget, safety)
     deadline = time.perf_counter() + budget
     if values is not None:
         return _result(board, values, dict.fromkeys(values, True), "quick", deadline)
@@ -146,15 +150,15 @@ def quick(key: str, *, budget: float = QUICK_SECONDS) -> dict:
     return _result(board, values, dict.fromkeys(values, False), "quick", deadline)
 
 
-def _solved(board: Board, budget: float) -> dict[Edge, int] | None:
+def _solved(board: Board, budget: float, safety: float | None) -> dict[Edge, int] | None:
     """Every edge's exact value if the solver settles them within the quick pass."""
     safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
     if _solver_reach(safe, QUICK_SOLVER_NODES):
         # Node-limited: whether the quick pass is exact does not depend on the load.
-        solution = _solver.solve(board, max_nodes=QUICK_SOLVER_NODES, budget=QUICK_SOLVER_SAFETY)
+        solution = _solver.solve(board, max_nodes=QUICK_SOLVER_NODES, budget=safety)
         if solution is not None:
             # The table now holds the position: valuing each edge is a look-up or little more.
-            values = _solver.move_values(board, budget=max(budget, 0.5))
+            values = _solver.move_values(board, budget=None if safety is None else max(budget, 0.5))
             if values is not None:
                 return values
     if len(board.legal_moves) <= QUICK_SOLVER_EDGES:

@@ -37,9 +37,10 @@ def test_the_deep_pass_keeps_to_its_time_cap_and_labels_what_it_could_not_settle
 def test_the_quick_pass_asks_the_solver_first_where_its_model_says_it_settles():
     # Issue 23: on a fresh server the empty 3 x 3 board got "+3 (estimate)" on every
     # edge, the search's sign-wrong guess; the solver settles it (-3) in about a second.
+    # Node counts decide, not the clock: no hard stop, so a loaded machine gives the same.
     solver.clear_cache()
     board = Board(3, 3)
-    result = board_values.quick(board.key())
+    result = board_values.quick(board.key(), safety=None)
     assert result["exact"], result
     expected = {str(e): v for e, v in solver.move_values(board).items()}
     assert result["values"] == expected
