@@ -47,6 +47,11 @@ class Geometry:
     # For each box with two sides on the board's edge, those two sides as single-bit
     # masks: drawing one or the other is the same move.
     pair_edges: tuple[tuple[int, int], ...]
+    # What ``canonical`` is compiled from (the native solver builds its own from them):
+    # each corner's two outer sides with its flag bit, and the symmetries over the
+    # edges and the flags.
+    pairs: tuple[tuple[int, int], ...]
+    extended: tuple[tuple[int, ...], ...]
 
 
 def _dot_maps(width: int, height: int) -> list[Callable[[int, int], tuple[int, int]]]:
@@ -169,4 +174,6 @@ def geometry(width: int, height: int) -> Geometry:
         box_perms=box_perms,
         canonical=_compile_canonical(n_edges, tuple(extended), pairs),
         pair_edges=tuple(pair_edges),
+        pairs=pairs,
+        extended=tuple(extended),
     )

@@ -62,6 +62,7 @@ from functools import cache
 
 from dotsboxes.rules import Board, Edge
 
+from . import _backend
 from ._bits import Geometry, geometry
 
 __all__ = [
@@ -88,6 +89,9 @@ ENTRY_BYTES = 800
 #: Entries per generation of each dict, when set (benchmarks of the bare
 #: solver); ``None``: from :data:`TABLE_MB`.
 TABLE_LIMIT: int | None = None
+#: Bytes per bound in the native core's table: a 32-byte entry, plus its share of
+#: the key cache the enhanced transposition cutoff reads (at most 13 MB).
+NATIVE_ENTRY_BYTES = 34
 
 # The clock is read every 64 nodes (nodes & _CLOCK_MASK == 0): a few milliseconds of work.
 _CLOCK_MASK = 63
@@ -124,7 +128,7 @@ class Table:
     warm table only makes them finish sooner.
     """
 
-    __slots__ = ("bounds", "keys", "limit", "old_bounds", "old_keys")
+    __slots__ = ("_native", "bounds", "keys", "limit", "native_entries", "old_bounds", "old_keys")
 
     def __init__(self, limit: int | None = None, *, megabytes: float | None = None) -> None:
         self.limit = limit if limit is not None else table_limit(megabytes)
@@ -132,9 +136,24 @@ class Table:
         self.old_bounds: dict = {}
         self.keys: dict = {}
         self.old_keys: dict = {}
+        # The native core's fixed-size table, made on its first search: as many bounds as
+        # the two generations of dicts hold, or what ``megabytes`` pays for.
+        if limit is not None or (megabytes is None and TABLE_LIMIT is not None):
+            self.native_entries = 2 * self.limit
+        else:
+            mb = TABLE_MB if megabytes is None else megabytes
+            self.native_entries = max(1_000, int(mb * 1_000_000 / NATIVE_ENTRY_BYTES))
+        self._native = None
+
+    def native(self):  # noqa: ANN201 - a _native.Table
+        """The native core's table (this table's half for boards the C solver takes)."""
+        if self._native is None:
+            self._native = _backend.native.Table(self.native_entries)
+        return self._native
 
     def __len__(self) -> int:
-        return len(self.bounds) + len(self.old_bounds)
+        held = 0 if self._native is None else len(self._native)
+        return len(self.bounds) + len(self.old_bounds) + held
 
     def turn_bounds(self) -> None:
         self.old_bounds = self.bounds
@@ -146,6 +165,8 @@ class Table:
 
     def clear(self) -> None:
         self.bounds, self.old_bounds, self.keys, self.old_keys = {}, {}, {}, {}
+        if self._native is not None:
+            self._native.clear()
 
 
 # The process-wide tables of solve(), value() and move_values() without a table, per
@@ -169,6 +190,10 @@ class Solution:
 
 class _OutOfBudget(Exception):
     pass
+
+
+# What a search raises when out of budget, in either core.
+_BUDGET = (_OutOfBudget,) if _backend.native is None else (_OutOfBudget, _backend.native.OutOfBudget)
 
 
 def clear_cache() -> None:
@@ -764,8 +789,18 @@ def _bits_of(mask: int) -> list[int]:
 def _start(
     board: Board, budget: float | None, max_nodes: int | None, table: Table | None = None
 ) -> _Search:
-    deadline = None if budget is None else time.perf_counter() + budget
+    """A search of ``board`` by the backend in use (both have the same methods)."""
     geo = geometry(board.width, board.height)
+    if _backend.use_native(geo):
+        tables = _table_for(geo) if table is None else table
+        return _backend.native.Search(  # type: ignore[return-value]
+            tables.native(),
+            _backend.native_geometry(geo),
+            board.edge_bits,
+            budget,
+            max_nodes,
+        )
+    deadline = None if budget is None else time.perf_counter() + budget
     return _Search(geo, board.edge_bits, deadline, max_nodes, table)
 
 
@@ -799,7 +834,7 @@ def solve(
         best_value = s.value()
         # A move is best when its value reaches best_value: a null-window test each.
         best = tuple(board.edges[e] for e in moves if s.move_reaches(e, best_value))
-    except _OutOfBudget:
+    except _BUDGET:
         return None
     finally:
         if stats is not None:
@@ -837,7 +872,7 @@ def close_moves(
                 best.append(board.edges[e])
             elif boxes > 1 and s.move_reaches(e, best_value - 2 * boxes + 2):
                 close.append(board.edges[e])
-    except _OutOfBudget:
+    except _BUDGET:
         return None
     return Solution(best_value, tuple(best), s.nodes), tuple(close)
 
@@ -873,7 +908,7 @@ def move_values(board: Board, *, budget: float | None = None) -> dict[Edge, int]
     try:
         for edge in board.legal_moves:
             guess = values[edge] = s.move_value(board.index(edge), guess)
-    except _OutOfBudget:
+    except _BUDGET:
         return None
     return values
 
@@ -887,5 +922,5 @@ def value(board: Board, *, budget: float | None = None) -> int | None:
     s = _start(board, budget, None)
     try:
         return s.value()
-    except _OutOfBudget:
+    except _BUDGET:
         return None
