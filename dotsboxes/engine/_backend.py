@@ -30,9 +30,7 @@ native: ModuleType | None = _load()
 
 _asked = (os.environ.get("DOTSBOXES_ENGINE_BACKEND") or "auto").strip().lower()
 if _asked not in CHOICES:
-    raise ValueError(
-        f"DOTSBOXES_ENGINE_BACKEND={_asked!r}: choose one of {', '.join(CHOICES)}"
-    )
+    raise ValueError(f"DOTSBOXES_ENGINE_BACKEND={_asked!r}: choose one of {', '.join(CHOICES)}")
 if _asked == "native" and native is None:
     raise ImportError(
         "DOTSBOXES_ENGINE_BACKEND=native but the C extension dotsboxes.engine._native "

@@ -12,6 +12,9 @@ command                                answer
                                        ``unknown lower L upper U``, after
                                        ``info nodes N time T``
 ``analyse``                            one line: components, safe edges, control
+``id``                                 ``id name dotsboxes version V backend B``:
+                                       the engine, its version and the solver
+                                       core in use (``native`` or ``python``)
 ``quit``                               no answer; the engine exits
 =====================================  ========================================
 
@@ -48,11 +51,12 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable, Iterable
+from importlib import metadata
 from typing import TextIO
 
 from dotsboxes.rules import Board
 
-from . import players
+from . import backend_name, players
 from .analysis import analyse, describe
 
 DEFAULT_SOLVE_SECONDS = 10.0
@@ -156,8 +160,19 @@ class Session:
 
     _cmd_analyze = _cmd_analyse
 
+    def _cmd_id(self, args: list[str]) -> str:
+        _no_args("id", args)
+        return f"id name dotsboxes version {_version()} backend {backend_name()}"
 
-_COMMANDS = "size, play, undo, go, solve, analyse, quit"
+
+_COMMANDS = "size, play, undo, go, solve, analyse, id, quit"
+
+
+def _version() -> str:
+    try:
+        return metadata.version("dotsboxes")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
 
 
 def _no_args(command: str, args: list[str]) -> None:

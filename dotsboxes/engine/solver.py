@@ -145,7 +145,7 @@ class Table:
             self.native_entries = max(1_000, int(mb * 1_000_000 / NATIVE_ENTRY_BYTES))
         self._native = None
 
-    def native(self):  # noqa: ANN201 - a _native.Table
+    def native(self):  # a _native.Table
         """The native core's table (this table's half for boards the C solver takes)."""
         if self._native is None:
             self._native = _backend.native.Table(self.native_entries)
@@ -193,7 +193,9 @@ class _OutOfBudget(Exception):
 
 
 # What a search raises when out of budget, in either core.
-_BUDGET = (_OutOfBudget,) if _backend.native is None else (_OutOfBudget, _backend.native.OutOfBudget)
+_BUDGET = (
+    (_OutOfBudget,) if _backend.native is None else (_OutOfBudget, _backend.native.OutOfBudget)
+)
 
 
 def clear_cache() -> None:

@@ -18,9 +18,7 @@ from dotsboxes.engine import _backend, players, solver
 from dotsboxes.rules import Board
 
 #: Sizes in boxes: 1 x 1 to 5 x 5, and 3 x 7 (both ways round).
-SIZES = (
-    [(w, h) for w in range(1, 6) for h in range(1, 6)] + [(3, 7), (7, 3)]
-)
+SIZES = [(w, h) for w in range(1, 6) for h in range(1, 6)] + [(3, 7), (7, 3)]
 
 
 def undrawn_limit(width: int, height: int) -> int:

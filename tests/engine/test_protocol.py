@@ -265,3 +265,26 @@ def test_more_bad_input_still_answers_error_and_keeps_the_position(session, line
     answer = session.handle(line)
     assert answer.startswith("error "), answer
     assert session.board.key() == before
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_id_names_the_engine_its_version_and_the_solver_core(backend):
+    from dotsboxes.engine import _backend
+
+    if backend == "native" and _backend.native is None:
+        pytest.skip("the C extension was not built")
+    env = {**__import__("os").environ, "DOTSBOXES_ENGINE_BACKEND": backend}
+    run = subprocess.run(
+        [sys.executable, "-m", "dotsboxes.engine"],
+        input="id\nsize 3 3\nsolve\nquit\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=True,
+    )
+    lines = run.stdout.splitlines()
+    assert re.fullmatch(rf"id name dotsboxes version [\w.]+ backend {backend}", lines[0])
+    assert lines[-1].startswith("value -3 best ")
+    assert Session().handle("id extra") == "error id takes no arguments"

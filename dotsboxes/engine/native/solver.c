@@ -44,7 +44,7 @@ typedef unsigned __int128 u128;
 #define NO_MOVE 255
 
 static PyObject *OutOfBudget;
-static int etc_min = 0;
+
 
 static inline int ctz128(u128 x)
 {
@@ -401,7 +401,7 @@ typedef struct {
     uint8_t move, used, left, gen, pad[2];
 } Entry;
 
-#define BUCKET 2 /* two 32-byte entries: one 64-byte cache line */
+#define BUCKET 4 /* four 32-byte entries: two 64-byte cache lines */
 
 typedef struct {
     u128 drawn, key;
@@ -411,6 +411,7 @@ typedef struct {
     uint8_t used, pad[5];
 } KeyEntry;
 
+#define KEYS_MAX ((size_t)1 << 18)
 #define LOONY_MEMO 4096
 #define LOONY_MAX 30
 
@@ -478,7 +479,7 @@ static void Table_dealloc(Table *self)
 
 /* Table(max_entries): room for at most max_entries bounds (rounded down to a
  * power of two of buckets), plus a key cache of a quarter as many entries
- * (at most 2**18). */
+ * (at most 2**18, 12 MB). */
 static int Table_init(Table *self, PyObject *args, PyObject *kwds)
 {
     long long max_entries;
@@ -514,10 +515,10 @@ static int Table_bind(Table *t, int w, int h)
         return -1;
     }
     if (!t->entries) {
-        size_t b = t->max_buckets < 4096 ? t->max_buckets : 4096;
-        size_t k = 1024;
-        while (k * 4 * 2 <= t->max_buckets * BUCKET && k < (1u << 18))
-            k *= 2;
+        /* Small at first (a fresh table per search is common, and cheap): both grow
+         * with what the search stores. */
+        size_t b = t->max_buckets < 1024 ? t->max_buckets : 1024;
+        size_t k = 2048;
         t->entries = alloc_entries(b);
         t->keys = PyMem_RawCalloc(k, sizeof(KeyEntry));
         t->loony = PyMem_RawCalloc(LOONY_MEMO, sizeof(LoonyEntry));
@@ -535,9 +536,14 @@ static int Table_bind(Table *t, int w, int h)
     return 0;
 }
 
+static inline Entry *bucket_of(Table *t, u128 key, uint64_t chain)
+{
+    return t->entries + (hash_key(key, chain) & (t->n_buckets - 1)) * BUCKET;
+}
+
 static Entry *probe(Table *t, u128 key, uint64_t chain)
 {
-    Entry *b = t->entries + (hash_key(key, chain) & (t->n_buckets - 1)) * BUCKET;
+    Entry *b = bucket_of(t, key, chain);
     for (int i = 0; i < BUCKET; i++)
         if (b[i].used && b[i].key == key && b[i].chain == chain)
             return &b[i];
@@ -567,6 +573,16 @@ static int grow(Table *t)
     free(t->entries);
     t->entries = fresh;
     t->n_buckets = nb;
+    /* The key cache keeps a quarter as many entries (at most 2**18): it is a
+     * cache, so the bigger one starts empty. */
+    if (t->n_keys < nb * BUCKET && t->n_keys < KEYS_MAX) {
+        KeyEntry *keys = PyMem_RawCalloc(t->n_keys * 2, sizeof(KeyEntry));
+        if (keys) {
+            PyMem_RawFree(t->keys);
+            t->keys = keys;
+            t->n_keys *= 2;
+        }
+    }
     return 1;
 }
 
@@ -574,7 +590,7 @@ static void store(Table *t, u128 key, uint64_t chain, int lo, int hi, int move, 
 {
     Entry *e = probe(t, key, chain);
     if (!e) {
-        if (t->count * 4 >= t->n_buckets * BUCKET * 3 && t->n_buckets < t->max_buckets)
+        if (t->count * 2 >= t->n_buckets * BUCKET && t->n_buckets < t->max_buckets)
             grow(t);
         Entry *b = t->entries + (hash_key(key, chain) & (t->n_buckets - 1)) * BUCKET;
         int worst = INF;
@@ -1072,14 +1088,36 @@ static int search(Search *s, u128 drawn, uint64_t two, uint64_t three, int left,
         /* Enhanced transposition cutoff: a safe move whose position the table
          * already knows to be bad enough for the opponent. */
         int cut = 0;
-        if (left < etc_min)
-            cut = 2;
-        for (int grp = 0; grp < 2 && !cut; grp++) {
+        KeyEntry *slots[MAXE];
+        {
+            /* The lookups are cache misses: ask for all the lines at once. */
+            int n = 0;
+            for (int grp = 0; grp < 2; grp++) {
+                const uint8_t *list = grp ? q.later : q.first;
+                int m = grp ? q.n_later : q.n_first;
+                for (int i = 0; i < m; i++) {
+                    slots[n] = key_slot(tb, drawn | BIT(list[i]));
+                    __builtin_prefetch(slots[n++]);
+                }
+            }
+            /* and for the table lines of the children the key cache knows */
+            n = 0;
+            for (int grp = 0; grp < 2; grp++) {
+                const uint8_t *list = grp ? q.later : q.first;
+                int m = grp ? q.n_later : q.n_first;
+                for (int i = 0; i < m; i++, n++) {
+                    KeyEntry *k = slots[n];
+                    if (k->used && k->sym >= 0 && k->drawn == (drawn | BIT(list[i])))
+                        __builtin_prefetch(bucket_of(tb, k->key, k->chain));
+                }
+            }
+        }
+        for (int grp = 0, at = 0; grp < 2 && !cut; grp++) {
             const uint8_t *list = grp ? q.later : q.first;
             int n = grp ? q.n_later : q.n_first;
             for (int i = 0; i < n; i++) {
                 u128 d = drawn | BIT(list[i]);
-                KeyEntry *k = key_slot(tb, d);
+                KeyEntry *k = slots[at++];
                 if (!k->used || k->drawn != d)
                     continue;
                 int v;
@@ -1099,7 +1137,7 @@ static int search(Search *s, u128 drawn, uint64_t two, uint64_t three, int left,
                 }
             }
         }
-        if (cut != 1) {
+        if (!cut) {
             Move moves[MAXE];
             int n = 0;
             if (q.n_open)
@@ -1501,14 +1539,8 @@ static PyObject *py_loony_value(PyObject *mod, PyObject *arg)
     return PyLong_FromLong(v);
 }
 
-static PyObject *py_set_etc(PyObject *mod, PyObject *arg)
-{
-    etc_min = (int)PyLong_AsLong(arg);
-    Py_RETURN_NONE;
-}
-
 static PyMethodDef module_methods[] = {
-    {"set_etc", py_set_etc, METH_O, "x"},
+
     {"loony_value", py_loony_value, METH_O, "Value of a simple loony endgame."},
     {NULL},
 };
