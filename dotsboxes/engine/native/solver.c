@@ -847,7 +847,8 @@ typedef struct {
 } Quiet;
 
 /* solver._Search._quiet_key: key, symmetry, openings (with their caps) and safe moves. */
-static void quiet(Table *tb, const Geometry *g, u128 drawn, uint64_t two, int left, Quiet *q)
+static void quiet(Table *tb, const Geometry *g, u128 drawn, uint64_t two, int left, Quiet *q,
+                  int want_key)
 {
     u128 undrawn = g->full & ~drawn;
     u128 unsafe = 0;
@@ -929,14 +930,16 @@ static void quiet(Table *tb, const Geometry *g, u128 drawn, uint64_t two, int le
             q->later[q->n_later++] = (uint8_t)e;
     }
     q->n_open = n_found;
+    for (int i = 0; i < n_found; i++) {
+        q->openings[i] = (uint8_t)found[i].opening;
+        q->caps[i] = found[i].size >= 3 ? (found[i].kind == 0 ? 2 : 4) - found[i].size : NO_CAP;
+    }
+    if (!want_key)
+        return;
     if (!n_found) {
         q->key = canonical(g, drawn, &q->sym);
         q->chain = 0;
         return;
-    }
-    for (int i = 0; i < n_found; i++) {
-        q->openings[i] = (uint8_t)found[i].opening;
-        q->caps[i] = found[i].size >= 3 ? (found[i].kind == 0 ? 2 : 4) - found[i].size : NO_CAP;
     }
     q->key = canonical(g, drawn | (undrawn & unsafe), &q->sym);
     const uint8_t *image = g->box_perm[q->sym];
@@ -1021,22 +1024,34 @@ static int search(Search *s, u128 drawn, uint64_t two, uint64_t three, int left,
     if (beta <= -left)
         return gain - left;
     Quiet q;
+    int moves_known = 1;
     if (n_takes) {
         q.key = canonical(g, drawn, &q.sym);
         q.chain = 0;
     } else {
-        quiet(tb, g, drawn, two, left, &q);
+        /* A position seen before: its key from the cache, and its moves only if the
+         * table does not settle it (as the Python core's keys dict). */
         KeyEntry *k = key_slot(tb, drawn);
-        k->drawn = drawn;
-        k->used = 1;
-        if (q.loony) {
-            k->sym = -1;
-            k->value = (int8_t)q.value;
-            return gain + q.value;
+        if (k->used && k->drawn == drawn) {
+            if (k->sym < 0)
+                return gain + k->value;
+            q.key = k->key;
+            q.chain = k->chain;
+            q.sym = k->sym;
+            moves_known = 0;
+        } else {
+            quiet(tb, g, drawn, two, left, &q, 1);
+            k->drawn = drawn;
+            k->used = 1;
+            if (q.loony) {
+                k->sym = -1;
+                k->value = (int8_t)q.value;
+                return gain + q.value;
+            }
+            k->key = q.key;
+            k->chain = q.chain;
+            k->sym = (int8_t)q.sym;
         }
-        k->key = q.key;
-        k->chain = q.chain;
-        k->sym = (int8_t)q.sym;
     }
     Entry *entry = probe(tb, q.key, q.chain);
     int alpha0 = alpha, beta0 = beta, hint = -1, elo = 0, ehi = 0;
@@ -1055,6 +1070,8 @@ static int search(Search *s, u128 drawn, uint64_t two, uint64_t three, int left,
             hint = g->inv[q.sym][entry->move];
     }
     int best = -INF, move = -1;
+    if (!moves_known)
+        quiet(tb, g, drawn, two, left, &q, 0);
     if (n_takes) {
         int broke = 0;
         for (int i = 0; i < n_takes; i++) {
@@ -1332,7 +1349,7 @@ static void bounds(Search *s, u128 drawn, uint64_t two, uint64_t three, int left
         q.key = canonical(g, drawn, &q.sym);
         q.chain = 0;
     } else {
-        quiet(s->t, g, drawn, two, left, &q);
+        quiet(s->t, g, drawn, two, left, &q, 1);
         if (q.loony) {
             out[0] = out[1] = gain + q.value;
             return;
