@@ -276,7 +276,7 @@ def test_id_names_the_engine_its_version_and_the_solver_core(backend):
     env = {**__import__("os").environ, "DOTSBOXES_ENGINE_BACKEND": backend}
     run = subprocess.run(
         [sys.executable, "-m", "dotsboxes.engine"],
-        input="id\nsize 3 3\nsolve\nquit\n",
+        input="id\nsize 2 2\nsolve\nquit\n",
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -286,5 +286,5 @@ def test_id_names_the_engine_its_version_and_the_solver_core(backend):
     )
     lines = run.stdout.splitlines()
     assert re.fullmatch(rf"id name dotsboxes version [\w.]+ backend {backend}", lines[0])
-    assert lines[-1].startswith("value -3 best ")
+    assert lines[-1].startswith("value 2 best ")
     assert Session().handle("id extra") == "error id takes no arguments"
