@@ -9,6 +9,7 @@ reference).  Boards too large for the native core (more than 128 edge bits or
 
 from __future__ import annotations
 
+import importlib
 import os
 from functools import cache
 from types import ModuleType
@@ -19,11 +20,11 @@ CHOICES = ("auto", "native", "python")
 
 
 def _load() -> ModuleType | None:
+    # By name, not ``from . import _native``: the package's __init__ imports this module.
     try:
-        from . import _native  # type: ignore[attr-defined]
+        return importlib.import_module(f"{__package__}._native")
     except ImportError:
         return None
-    return _native
 
 
 native: ModuleType | None = _load()
