@@ -1,0 +1,100 @@
+"""A wheel built from the repository carries the files the package reads.
+
+An editable install (how the suite runs) reads them from the checkout and hides
+a wheel that forgot them; this builds the wheel from a copy of the sources,
+installs it with ``--no-deps`` into a fresh virtual environment, and reads the
+data and the catalogue from there.  The fresh environment borrows the suite's
+installed libraries (Django) through a path file, after its own site-packages,
+so ``dotsboxes`` itself can only come from the wheel.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PIP = (sys.executable, "-m", "pip")
+
+READ = textwrap.dedent(
+    """
+    import gettext, json
+    from importlib.resources import files
+
+    import dotsboxes
+    from dotsboxes.guide import answers
+    from dotsboxes.puzzles import build
+
+    print(json.dumps({
+        "package": dotsboxes.__file__,
+        "answers": len(answers._stored()),
+        "puzzles": len(json.loads(build.DATA.read_text())),
+        "zh": gettext.translation(
+            "django", localedir=str(files("dotsboxes") / "locale"), languages=["zh_Hans"]
+        ).gettext("Play"),
+    }))
+    """
+)
+
+
+def test_a_built_wheel_carries_the_data_and_the_catalogue(tmp_path):
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(
+        ROOT / "dotsboxes", source / "dotsboxes", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    built = subprocess.run(
+        [
+            *PIP,
+            "wheel",
+            str(source),
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "--wheel-dir",
+            str(tmp_path / "dist"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("dotsboxes-*.whl")
+
+    env_dir = tmp_path / "env"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    purelib = Path(
+        subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    installed = subprocess.run(
+        [*PIP, "install", "--no-deps", "--quiet", "--target", str(purelib), str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert installed.returncode == 0, installed.stderr
+    # The suite's libraries (Django for the guide's wording), after the wheel's own files.
+    (purelib / "zz_suite_libraries.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+
+    read = subprocess.run(
+        [python, "-c", READ], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert read.returncode == 0, read.stderr
+    found = json.loads(read.stdout)
+    assert found["package"].startswith(str(purelib))  # the wheel's copy, not the checkout
+    assert found["answers"] > 0 and found["puzzles"] >= 100
+    assert found["zh"] == "对弈"  # the compiled .mo, read from the wheel
