@@ -257,6 +257,8 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "dotsboxes <noreply@localhost>")
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 NOTIFY_MAIL_EVERY = 3600  # seconds: at most one notification mail per player per hour
+# Seconds between an open page's asks for the header's counts (your turn, unread notices).
+HEADER_POLL_SECONDS = env_int("HEADER_POLL_SECONDS", 20)
 # How often the room clock's pass looks for deadlines to warn about and mail to send.
 NOTIFY_EVERY_SECONDS = float(os.environ.get("NOTIFY_EVERY_SECONDS") or 30)
 # Vacation days a correspondence player has per calendar year (rooms/vacation.py); 0: none.

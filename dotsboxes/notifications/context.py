@@ -18,5 +18,5 @@ def header_counts(request: HttpRequest) -> dict[str, object]:
         "your_turn_count": SimpleLazyObject(lambda: services.your_turn_count(user.pk)),
         "unread_notices": SimpleLazyObject(lambda: services.unread_count(user.pk)),
         # How often an open page asks for them again (two indexed counts).
-        "header_poll_seconds": getattr(settings, "HEADER_POLL_SECONDS", 20),
+        "header_poll_seconds": settings.HEADER_POLL_SECONDS,
     }
