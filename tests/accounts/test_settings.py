@@ -217,3 +217,31 @@ def test_new_account_names_cannot_pose_as_closed_accounts(client):
         data = {"username": name, "password1": PASSWORD, "password2": PASSWORD}
         response = client.post("/accounts/signup/", data)
         assert "That name is reserved" in response.content.decode(), name
+
+
+@pytest.mark.parametrize("confirmed_address", [False, True])
+def test_the_account_pages_read_in_chinese_with_no_english_left(alice, confirmed_address):
+    from tests.i18n.english import english_words
+
+    alice.email = "alice@example.com"
+    alice.save()
+    Profile.objects.create(user=alice, email_verified=confirmed_address)
+    zh = {"HTTP_ACCEPT_LANGUAGE": "zh-CN,zh;q=0.9"}
+    client = signed_in(alice)
+    token = addresses.make_token(alice, Profile.objects.get(user=alice))
+    for path in (
+        "/accounts/settings/",
+        "/accounts/settings/close",
+        "/accounts/password/reset/",
+        "/accounts/password/reset/sent/",
+        "/accounts/password/reset/done/",
+        "/accounts/password/reset/MQ/set-password/",
+        f"/accounts/email/confirm/{token}/",
+        "/notifications/",
+    ):
+        response = client.get(path, **zh)
+        # The address is the player's own text, in no language.
+        page = response.content.decode().replace("alice@example.com", "")
+        assert response.status_code in (200, 400), path
+        # Her name is hers, and zip is a file format's name in every language.
+        assert english_words(page, allowed={"alice", "zip"}) == [], path
