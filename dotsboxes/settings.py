@@ -325,6 +325,8 @@ if not DEBUG:
     # Off only for a plain-HTTP test site on 127.0.0.1 (the chaos suite).
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+    # The language cookie goes with the session's: HTTPS only (issue 23.11).
+    LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -339,7 +341,8 @@ LOCALE_PATHS = [BASE_DIR / "dotsboxes" / "locale"]
 # Our English date formats ("2 Dec 2026"); other languages use Django's own.
 FORMAT_MODULE_PATH = ["dotsboxes.formats"]
 LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"  # as the session cookie (Django's default for it)
+LANGUAGE_COOKIE_HTTPONLY = True  # no script reads it: the server renders each page's language
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -218,3 +218,28 @@ def test_the_new_room_knobs_are_settings_a_deployment_can_set():
     assert run_python(code).stdout.split() == ["1.0", "0.5"]
     result = run_python(code, ROOMS_LAYER_PROBE_SECONDS="0.25", ROOMS_PRESENCE_PUSH_DELAY="2")
     assert result.stdout.split() == ["0.25", "2.0"]
+
+LANGUAGE_COOKIE = """
+from django.test import Client
+response = Client().post(
+    "/language/", {"language": "zh-hans", "next": "/"}, secure=True, HTTP_HOST="a.example"
+)
+print(response.cookies["django_language"].output())
+print(response.cookies["sessionid"].output() if "sessionid" in response.cookies else "")
+"""
+
+
+def test_the_language_cookie_is_secure_httponly_and_lax_in_production():
+    # Issue 23.11: with DEBUG=0 the language cookie went over plain HTTP too.
+    result = run_python(
+        LANGUAGE_COOKIE, DEBUG="0", SECRET_KEY="from-the-environment", ALLOWED_HOSTS="a.example"
+    )
+    assert result.returncode == 0, result.stderr
+    cookie = result.stdout.splitlines()[0]
+    assert "django_language=zh-hans" in cookie
+    assert "; Secure" in cookie and "; HttpOnly" in cookie and "SameSite=Lax" in cookie
+    # On a development site (DEBUG=1, plain HTTP) it is not Secure, or it would not come back.
+    plain = LANGUAGE_COOKIE.replace("secure=True", "secure=False").replace("a.example", "localhost")
+    result = run_python(plain, DEBUG="1")
+    assert result.returncode == 0, result.stderr
+    assert "Secure" not in result.stdout.splitlines()[0]
