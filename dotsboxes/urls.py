@@ -26,3 +26,5 @@ urlpatterns = [
     path("studies/", include("dotsboxes.studies.urls")),
     path("admin/", admin.site.urls),
 ]
+
+handler500 = "dotsboxes.views.server_error"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from django.db import connection
+import logging
+
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
+from django.views import defaults
 from django.views.decorators.http import require_GET
 
 from dotsboxes import clock, jobs
@@ -14,6 +17,8 @@ from dotsboxes.guide.boards import diagram
 from dotsboxes.notifications import services as notifications
 from dotsboxes.puzzles import services as puzzles
 from dotsboxes.tournaments.presenters import featured
+
+logger = logging.getLogger(__name__)
 
 
 @require_GET
@@ -33,10 +38,29 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """For load balancers: 200 when the database answers."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
+    """For load balancers: 200 when the database answers, else 503 with a one-line reason.
+
+    A database that is gone is an expected state here, not a server error: one log
+    line, no traceback.
+    """
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        reason = f"database unavailable: {first}"
+        logger.warning("healthz: %s", reason)
+        return JsonResponse({"status": "unavailable", "reason": reason}, status=503)
     return JsonResponse({"status": "ok"})
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: the bot API answers JSON (its clients parse it), pages our 500 page."""
+    if request.path.startswith("/api/"):
+        from dotsboxes.api.auth import server_error as api_error
+
+        return api_error()
+    return defaults.server_error(request)
 
 
 @require_GET

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -40,6 +41,29 @@ def test_every_page_carries_csrf_for_htmx_and_serves_htmx_locally(db, client):
 def test_health_check_answers_when_the_database_does(db, client):
     response = client.get(reverse("healthz"))
     assert response.json() == {"status": "ok"}
+
+
+HEALTH_WITHOUT_DATABASE = """
+from django.test import Client
+response = Client(raise_request_exception=False).get("/healthz", HTTP_HOST="localhost")
+print(response.status_code)
+print(response.content.decode())
+"""
+
+
+def test_health_check_answers_503_with_one_line_when_the_database_is_gone():
+    # Issue 23.9: it answered 500, with a traceback in the log.  Nothing listens on port 9.
+    from tests.test_settings import run_python
+
+    result = run_python(HEALTH_WITHOUT_DATABASE, DATABASE_URL="postgres://nobody@127.0.0.1:9/gone")
+    assert result.returncode == 0, result.stderr
+    status, body = result.stdout.splitlines()[:2]
+    assert status == "503"
+    answer = json.loads(body)
+    assert answer["status"] == "unavailable"
+    assert answer["reason"].startswith("database unavailable: ") and "\n" not in answer["reason"]
+    assert "Traceback" not in result.stderr
+    assert "healthz: database unavailable" in result.stderr  # one log line says why
 
 
 def test_deploy_check_is_clean_with_production_settings():

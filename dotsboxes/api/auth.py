@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import math
+import re
 from collections.abc import Callable
 
 from django.conf import settings
@@ -26,12 +28,19 @@ from .tokens import user_for_header
 
 ILLEGAL_STATUS = 422  # a well-formed move whose edge cannot be drawn
 
+logger = logging.getLogger(__name__)
+
 
 def error(message: str, status: int, **extra: object) -> JsonResponse:
     response = JsonResponse({"error": message, **extra}, status=status)
     if status == 401:
         response["WWW-Authenticate"] = 'Bearer realm="dotsboxes"'
     return response
+
+
+def server_error() -> JsonResponse:
+    """500 as JSON, like every other answer of the API (the log has the traceback)."""
+    return error(_("The server failed to answer; nothing was changed. Try again later."), 500)
 
 
 def refused(exc: GameError, **extra: object) -> JsonResponse:
@@ -51,13 +60,25 @@ def _not_json(name: str) -> float:
     raise ValueError(name)  # NaN and Infinity: Python reads them, JSON has none
 
 
-def body(request: HttpRequest) -> dict:
+class Body(dict):
+    """A request's fields; ``form`` is True for a form body, whose values are all text."""
+
+    form = False
+
+
+def _form(fields: dict) -> Body:
+    data = Body(fields)
+    data.form = True
+    return data
+
+
+def body(request: HttpRequest) -> Body:
     """The request's JSON object (or form fields); raises GameError (400) otherwise."""
     if request.method != "POST":
-        return {}
+        return Body()
     if request.content_type == "multipart/form-data":
         # Read as a form: the middleware has parsed its stream, so request.body would raise.
-        return request.POST.dict()
+        return _form(request.POST.dict())
     try:
         raw = request.body
     except RequestDataTooBig:
@@ -74,8 +95,42 @@ def body(request: HttpRequest) -> dict:
             raise GameError(_("The request body is not valid JSON.")) from None
         if not isinstance(data, dict):
             raise GameError(_("The request body must be a JSON object."))
-        return data
-    return request.POST.dict()
+        return Body(data)
+    return _form(request.POST.dict())
+
+
+_WHOLE = re.compile(r"^[+-]?\d{1,9}$")
+_TRUE, _FALSE = ("true", "1", "on", "yes"), ("false", "0", "off", "no", "")
+
+
+def whole_number(data: Body, name: str, default: int) -> int:
+    """Field ``name`` as a whole number: a JSON integer (not "5", 5.5 or true), or a form
+    field's digits; a 400 naming the field otherwise."""
+    value = data.get(name, default)
+    if data.form and isinstance(value, str) and _WHOLE.match(value.strip()):
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise GameError(_("%(field)s must be a whole number, such as 5.") % {"field": name})
+
+
+def true_or_false(data: Body, name: str, default: bool) -> bool:
+    """Field ``name`` as a boolean: JSON true or false (not "yes" or []), or a form
+    checkbox's text; a 400 naming the field otherwise."""
+    value = data.get(name, default)
+    if isinstance(value, bool):
+        return value
+    if data.form and isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    raise GameError(_("%(field)s must be true or false.") % {"field": name})
+
+
+def text(data: Body, name: str, default: str) -> str:
+    """Field ``name`` as text; a 400 naming the field for a number, list or object."""
+    value = data.get(name, default)
+    if isinstance(value, str):
+        return value
+    raise GameError(_("%(field)s must be text.") % {"field": name})
 
 
 def token_view(*, scope: str = "api", methods: tuple[str, ...] = ("GET",)) -> Callable:
@@ -103,6 +158,9 @@ def token_view(*, scope: str = "api", methods: tuple[str, ...] = ("GET",)) -> Ca
                 return view(request, user, *args, **kwargs)
             except GameError as exc:
                 return refused(exc)
+            except Exception:  # a bot reads JSON: never Django's HTML error page
+                logger.exception("bot API %s %s failed", request.method, request.path)
+                return server_error()
 
         return wrapped
 

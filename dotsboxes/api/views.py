@@ -22,7 +22,7 @@ from dotsboxes.rooms.errors import Forbidden, NotFound
 from dotsboxes.rooms.models import Room
 
 from . import services, streams
-from .auth import body, refused, token_view
+from .auth import body, refused, text, token_view, true_or_false, whole_number
 from .models import Challenge
 from .state import challenge_state, game_state
 
@@ -138,11 +138,11 @@ def challenge_create(request: HttpRequest, user: AbstractBaseUser, username: str
     challenge = services.challenge_create(
         challenger=user,
         target=target,
-        width=data.get("width", 5),
-        height=data.get("height", 5),
-        timer_seconds=data.get("timer_seconds", 0),
-        rated=data.get("rated") in (True, "true", "1", "on"),
-        side=str(data.get("side", "random")),
+        width=whole_number(data, "width", 5),
+        height=whole_number(data, "height", 5),
+        timer_seconds=whole_number(data, "timer_seconds", 0),
+        rated=true_or_false(data, "rated", False),
+        side=text(data, "side", "random"),
     )
     return JsonResponse({"challenge": challenge_state(challenge)}, status=201)
 
