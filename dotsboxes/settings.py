@@ -284,14 +284,16 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses sign-ins while locked out
     "django.contrib.auth.backends.ModelBackend",
 ]
-# django-axes: after AXES_FAILURE_LIMIT failed sign-ins for one name, or from one
-# address, further tries are refused for the cool-off (counted from the last try).
-# Names that belong to no account are counted the same way, so a lock-out never
-# tells which names exist.  Staff lift lock-outs in the admin (Access attempts).
+# django-axes: after AXES_FAILURE_LIMIT failed sign-ins for one name from one address,
+# or from one address whatever the names, further tries from that address are refused
+# for the cool-off (counted from the last try).  A name is never locked from every
+# address: a stranger guessing someone's password locks out only themselves (issue
+# 23.13).  Names that belong to no account are counted the same way, so a lock-out
+# never tells which names exist.  Staff lift lock-outs in the admin (Access attempts).
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # name at an address; address
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "dotsboxes.accounts.lockout.locked_out"
 AXES_VERBOSE = False

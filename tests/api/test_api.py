@@ -131,7 +131,7 @@ def test_a_bot_challenges_another_bot(bot_api, beta_api, betabot):
     "data, words",
     [
         ({"width": 12}, "from 1 to 9"),
-        ({"width": "wide"}, "whole numbers"),
+        ({"width": "wide"}, "width must be a whole number"),
         ({"timer_seconds": 7}, "timer"),
         ({"side": "green"}, "Blue, Red or random"),
     ],
