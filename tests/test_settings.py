@@ -219,6 +219,7 @@ def test_the_new_room_knobs_are_settings_a_deployment_can_set():
     result = run_python(code, ROOMS_LAYER_PROBE_SECONDS="0.25", ROOMS_PRESENCE_PUSH_DELAY="2")
     assert result.stdout.split() == ["0.25", "2.0"]
 
+
 LANGUAGE_COOKIE = """
 from django.test import Client
 response = Client().post(
