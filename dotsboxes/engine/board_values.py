@@ -2,11 +2,11 @@
 
 Pure (no Django): the web app runs these in the engine's pool.  Two passes:
 
-* :func:`quick` answers within about a second on 5 x 5.  The solver goes
-  first where its model (:func:`players._solver_reach`: the nodes it needs
-  grow about 1.6 times per safe edge) says it settles the position within
-  :data:`QUICK_SOLVER_NODES`, and with 36 edges or fewer left it gets half the
-  time anyway; if it settles, every value is exact.  Otherwise each edge is
+* :func:`quick` answers within about a second on 5 x 5.  With 36 edges or
+  fewer left the solver goes first: for :data:`QUICK_SOLVER_NODES` where its
+  model (:func:`players._solver_reach`: the nodes it needs grow about 1.6
+  times per safe edge) says that settles the position, else for half the
+  time; if it settles, every value is exact.  Otherwise each edge is
   valued by a short search of the position it leads to (estimates): always
   at least one finished iteration, never a default, since a search's first
   guess can be sign-wrong (the empty 3 x 3 board searched says +3 for every
@@ -153,7 +153,10 @@ def quick(
 def _solved(board: Board, budget: float, safety: float | None) -> dict[Edge, int] | None:
     """Every edge's exact value if the solver settles them within the quick pass."""
     safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
-    if _solver_reach(safe, QUICK_SOLVER_NODES):
+    # The model is the easiest case's: with more than 36 edges left (5 x 5 at 40 undrawn)
+    # it promised 150,000 nodes would do and 8 positions of 8 needed more (2.3 s each, lost).
+    few = len(board.legal_moves) <= QUICK_SOLVER_EDGES
+    if few and _solver_reach(safe, QUICK_SOLVER_NODES):
         # Node-limited: whether the quick pass is exact does not depend on the load.
         solution = _solver.solve(board, max_nodes=QUICK_SOLVER_NODES, budget=safety)
         if solution is not None:
@@ -161,7 +164,7 @@ def _solved(board: Board, budget: float, safety: float | None) -> dict[Edge, int
             values = _solver.move_values(board, budget=None if safety is None else max(budget, 0.5))
             if values is not None:
                 return values
-    if len(board.legal_moves) <= QUICK_SOLVER_EDGES:
+    if few:
         return _solver.move_values(board, budget=budget * 0.5)
     return None
 
