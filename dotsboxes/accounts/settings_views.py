@@ -76,6 +76,10 @@ def email_change(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, 400, email_form=form)
     address = form.cleaned_data["address"]
+    if address.casefold() == request.user.email.casefold() and addresses.is_verified(request.user):
+        # Typed again: keep it confirmed rather than start over.
+        messages.info(request, _("That is already your confirmed address."))
+        return redirect("accounts:settings")
     addresses.email_change(user=request.user, address=address)
     if address:
         messages.success(

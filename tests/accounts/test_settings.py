@@ -245,3 +245,10 @@ def test_the_account_pages_read_in_chinese_with_no_english_left(alice, confirmed
         assert response.status_code in (200, 400), path
         # Her name is hers, and zip is a file format's name in every language.
         assert english_words(page, allowed={"alice", "zip"}) == [], path
+
+
+def test_typing_the_confirmed_address_again_keeps_it_confirmed(alice):
+    confirmed(alice, "alice@example.com")
+    response = change_email(signed_in(alice), "Alice@Example.com")
+    assert response.status_code == 302 and mail.outbox == []
+    assert verified(alice)
