@@ -3,7 +3,7 @@
 A job is a plain function registered with :func:`job` and a *lane*: ``PLAY``
 (someone waits on it: the computer's move, a hint, the analysis board's quick
 pass) or ``BACKGROUND`` (game analyses, the board's deep pass).  Each app keeps
-its jobs in its ``jobs`` module (``games/jobs.py``, ``analysis/jobs.py``), which
+its jobs in its ``jobs`` module (``games/jobs.py``, ``analysis/jobs.py`` …), which
 :func:`discover` imports: nothing here lists them.  The same function runs
 whatever carries it; only the transport differs, chosen by the ``ENGINE_QUEUE``
 setting:
