@@ -401,20 +401,30 @@ def answer(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     row = _chapter(study, number)
     question = _int(request.POST.get("question")) or 0
     text = request.POST.get("answer") or posted_edge(request.POST) or ""
+    url = row.get_absolute_url() + f"#question-{question}"
+    error = ""
     try:
         outcome = services.answer_question(
             chapter=row, number=question, answer=text, user=request.user
         )
         result = {"correct": outcome.correct, "message": outcome.message, "given": text}
     except services.StudyError as exc:
-        result = {"correct": None, "message": str(exc), "given": text}
-    answers = request.session.get(ANSWER_KEY, {})
-    answers.setdefault(str(row.pk), {})[str(question)] = result
-    request.session[ANSWER_KEY] = answers
-    url = row.get_absolute_url() + f"#question-{question}"
+        if question not in range(1, len(row.parsed().questions) + 1):
+            error = str(exc)  # no such question: said on the page, not under a question
+            result = None
+        else:
+            result = {"correct": None, "message": str(exc), "given": text}
+    if result is not None:
+        answers = request.session.get(ANSWER_KEY, {})
+        answers.setdefault(str(row.pk), {})[str(question)] = result
+        request.session[ANSWER_KEY] = answers
+    elif not request.htmx:
+        messages.error(request, error)
+        return redirect(row.get_absolute_url())
     if request.htmx:
         context = _chapter_context(request, study, row, "", editing=False)
         context["may_edit"] = study.may_edit(request.user)
+        context["error"] = error
         response = render(request, "studies/chapter.html#replay", context)
         response["HX-Push-Url"] = row.get_absolute_url()
         return response

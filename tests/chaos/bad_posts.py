@@ -1011,12 +1011,18 @@ async def scenario(base: str, env: dict[str, str], endpoints: list[dict]) -> dic
         game_id = await new_game(alice, size="2x2")
         await finish(run, alice, game_id)
         cases += await account_cases(run, alice, carol, sam, anon, game_id)
-        from tests.chaos.bad_posts_apps import api_cases, puzzle_cases, tournament_cases
+        from tests.chaos.bad_posts_apps import (
+            api_cases,
+            puzzle_cases,
+            study_cases,
+            tournament_cases,
+        )
 
         people = {"carol": carol, "sam": sam, "anon": anon}
         cases += await api_cases(run, people)
         cases += await puzzle_cases(run, people)
         cases += await tournament_cases(run, people)  # after the API's: its bots
+        cases += await study_cases(run, people)
         cases += admin_cases(endpoints, sam, carol)
         missing = [t for t in MUST_WATCH if t not in db.tables]
         assert not missing, f"tables not watched: {missing}"

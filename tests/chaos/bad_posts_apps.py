@@ -10,7 +10,9 @@ with the status docs/API.md gives, a JSON sentence, and the state unchanged.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 from tests.chaos.bad_posts import (
     API_TOKEN,
@@ -547,4 +549,106 @@ async def tournament_cases(run: Run, people: dict[str, Persona]) -> list[Case]:
     ]
     bot = next(p for p in run.personas if p.name == "alphabot")
     cases.append(Case("a bot, bots not allowed", bot, f"{arena}/join", {}, htmx=False))
+    return cases
+
+
+async def study_cases(run: Run, people: dict[str, Persona]) -> list[Case]:
+    """Studies: only the owner edits, only staff unlist or feature, a stale or illegal edit
+    is shown again with its error, an answer to no question is a message; nothing changes."""
+    carol, sam, anon = people["carol"], people["sam"], people["anon"]
+    new = {"s-title": "Chaos study", "s-description": "", "s-visibility": "public", "create": "1"}
+    status, _, location = await carol.post("/studies/new", new)
+    assert status == 302, ("new study", status)
+    slug = location.rstrip("/").split("/")[-2]
+    edit = f"/studies/{slug}/edit"
+    status, _, _ = await carol.post(edit, {"action": "chapter", "c-title": "One", "c-size": "2x2"})
+    assert status == 302, ("new chapter", status)
+    chapter = f"/studies/{slug}/1/edit"
+    text = "Chapter: One\nSize: 2 x 2 boxes\nQuestion: best\n"
+    status, _, _ = await carol.post(chapter, {"action": "text", "version": "1", "text": text})
+    assert status == 302, ("chapter text", status)
+    # The solver's check of the start runs once, now: no case must meet it writing a row.
+    deadline = time.monotonic() + 60
+    while run.db.rows("SELECT key FROM studies_positioncheck WHERE status <> %s", ("done",)):
+        assert time.monotonic() < deadline, "the study's check never ended"
+        await asyncio.sleep(0.1)
+    ((version,),) = run.db.rows("SELECT version FROM studies_chapter")
+    cases: list[Case] = []
+    cases += forged(carol, sam, "/studies/new", new, htmx=False)
+    cases += [
+        Case("signed out", anon, "/studies/new", new, "login", htmx=False),
+        Case("bad visibility", carol, "/studies/new", {**new, "s-visibility": "x"}, "form"),
+        Case(
+            "unreadable import",
+            carol,
+            "/studies/new",
+            {"i-text": "1. z9-z9", "import": "1"},
+            "form",
+        ),
+    ]
+    settings = {"action": "settings", "s-title": "Renamed", "s-visibility": "public"}
+    cases += forged(carol, sam, edit, settings, htmx=False)
+    cases += [
+        Case("not the owner", sam, edit, settings, "404", htmx=False),
+        Case("signed out", anon, edit, settings, "login", htmx=False),
+        Case("board too large", carol, edit, {"action": "chapter", "c-size": "99x99"}, "form"),
+        Case("no such game", carol, edit, {"action": "chapter", "c-game": "nosuch"}, "form"),
+        Case("no such chapter", carol, edit, {"action": "delete_chapter", "number": "x"}, "404"),
+    ]
+    copy = f"/studies/{slug}/copy"
+    cases += forged(sam, carol, copy, {}, htmx=False)
+    cases += [
+        Case("signed out", anon, copy, {}, "login", htmx=False),
+        Case("no such study", sam, "/studies/nosuch/copy", {}, "404", htmx=False),
+    ]
+    staff = f"/studies/{slug}/staff"
+    cases += forged(sam, carol, staff, {"action": "unlist"}, htmx=False)
+    cases += [
+        Case("not staff", carol, staff, {"action": "unlist"}, "404", htmx=False),
+        Case("signed out", anon, staff, {"action": "unlist"}, "404", htmx=False),
+        Case("unknown action", sam, staff, {"action": "x"}, "same", htmx=False),
+    ]
+    answer = f"/studies/{slug}/1/answer"
+    cases += forged(anon, carol, answer, {"question": "1", "edge": "a1-b1"}, htmx=False)
+    cases += [
+        Case(
+            "no such question",
+            anon,
+            answer,
+            {"question": "9", "answer": "1"},
+            "message",
+            htmx=False,
+        ),
+        Case(
+            "not an edge", anon, answer, {"question": "x", "edge": "z9-z9"}, "message", htmx=False
+        ),
+        Case(
+            "no such chapter",
+            anon,
+            f"/studies/{slug}/7/answer",
+            {"question": "1"},
+            "404",
+            htmx=False,
+        ),
+    ]
+    draw = {"action": "draw", "at": "", "version": version, "edge": "a1-b1"}
+    cases += forged(carol, sam, chapter, draw, htmx=False)
+    cases += [
+        Case("not the owner", sam, chapter, draw, "404", htmx=False),
+        Case("signed out", anon, chapter, draw, "login", htmx=False),
+        Case("stale version", carol, chapter, {**draw, "version": "999"}, "form", htmx=False),
+        Case("not an edge", carol, chapter, {**draw, "edge": "z9-z9"}, "form", htmx=False),
+        Case("no such move", carol, chapter, {**draw, "at": "7.7"}, "form", htmx=False),
+        Case("unknown action", carol, chapter, {**draw, "action": "x"}, "form", htmx=False),
+        Case(
+            "bad value",
+            carol,
+            chapter,
+            {**draw, "action": "annotate", "blue": "-3"},
+            "form",
+            htmx=False,
+        ),
+        # The same edge twice: the second finds it drawn there and follows it, writing nothing.
+        Case("duplicate", carol, chapter, draw, "same", htmx=False, first=True),
+    ]
     return cases
