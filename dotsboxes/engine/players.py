@@ -43,6 +43,7 @@ from types import ModuleType
 
 from dotsboxes.rules import Board, Edge
 
+from . import backend_name
 from . import search as _search
 from .analysis import Analysis, analyse, arrays, raw_components
 
@@ -54,9 +55,12 @@ DEFAULT_LEVEL = "casual"
 #: completions counted by their work), so a search normally ends well inside
 #: its budget.
 NODE_RATE = 20_000
-#: Solver nodes per second of budget (the solver runs 80 to 130 thousand a
-#: second; it gets :data:`SOLVER_SHARE` of the budget).
-SOLVER_RATE = 60_000
+#: Solver nodes per second of budget, per solver core (it gets
+#: :data:`SOLVER_SHARE` of the budget): about half of what the core runs.  Python
+#: runs 80 to 130 thousand a second; native 1.4 to 2.5 million on 5 x 5 positions
+#: with 30 to 40 edges undrawn (load 15 on 2 cores; tests/bench/native.py rates).
+SOLVER_RATES = {"python": 60_000, "native": 800_000}
+SOLVER_RATE = SOLVER_RATES[backend_name()]
 #: Share of the master's budget the solver may use (its rounds together).
 SOLVER_SHARE = 0.85
 #: The solver's rounds, as shares of its nodes: cheap first, each starting

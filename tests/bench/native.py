@@ -116,15 +116,16 @@ def empty(args: argparse.Namespace) -> None:
                 check=True,
             )
             text, wall, cpu, rss = run.stdout.rsplit(" ", 3)
-            answer = ast.literal_eval(text).split("\n")
-            value = answer[1].split(" best")[0]
+            lines = ast.literal_eval(text).split("\n")  # ok, info nodes N time T, value...
+            info = next(x for x in lines if x.startswith("info"))
+            answer = next(x for x in lines if x.startswith(("value", "unknown")))
             print(
                 json.dumps(
                     {
                         "size": size,
                         "backend": name,
-                        "answer": value,
-                        "info": answer[0],
+                        "answer": answer.split(" best")[0],
+                        "info": info,
                         "wall_s": round(float(wall), 3),
                         "cpu_s": round(float(cpu), 3),
                         "peak_mb": round(int(rss) / 1024),
