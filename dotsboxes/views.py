@@ -12,6 +12,7 @@ from django.views import defaults
 from django.views.decorators.http import require_GET
 
 from dotsboxes import clock, jobs
+from dotsboxes.engine import backend_name
 from dotsboxes.games.wording import player_name
 from dotsboxes.guide.boards import diagram
 from dotsboxes.notifications import services as notifications
@@ -68,13 +69,16 @@ def healthz_workers(request: HttpRequest) -> JsonResponse:
     """For monitors: the live engine workers per lane (503 when a lane has none).
 
     With ``ENGINE_QUEUE`` off the web processes run the engine themselves: 200.
+    ``backend`` (embedded) or ``backends`` (the live workers'): the solver core in
+    use, ``native`` (C) or ``python``.
     """
     if not jobs.queued():
-        return JsonResponse({"status": "ok", "engine": "embedded"})
+        return JsonResponse({"status": "ok", "engine": "embedded", "backend": backend_name()})
     from dotsboxes.jobs.worker import live_workers
 
     workers = live_workers()
     lanes = {lane: sum(w["lane"] == lane for w in workers) for lane in jobs.LANES}
     ok = all(lanes.values())
     body = {"status": "ok" if ok else "missing", "engine": "queue", "workers": lanes}
+    body["backends"] = sorted({w.get("backend", "unknown") for w in workers})
     return JsonResponse(body, status=200 if ok else 503)

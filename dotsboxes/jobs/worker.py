@@ -29,6 +29,8 @@ from collections import deque
 
 import dramatiq
 
+from dotsboxes.engine import backend_name
+
 log = logging.getLogger(__name__)
 
 #: Seconds a worker's health key outlives its last heartbeat.
@@ -138,6 +140,7 @@ def serve(lane: str) -> None:
             "host": socket.gethostname(),
             "pid": os.getpid(),
             "busy": transport.running > 0,
+            "backend": backend_name(),
             "started": started,
             **timings.summary(),
         }

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from dotsboxes import jobs
-from dotsboxes.engine import annotate
+from dotsboxes.engine import annotate, backend_name
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,6 +50,7 @@ def test_without_the_queue_the_worker_health_check_says_the_engine_is_embedded(d
     assert not jobs.queued()
     response = client.get(reverse("healthz_workers"))
     assert response.status_code == 200 and response.json()["engine"] == "embedded"
+    assert response.json()["backend"] == backend_name() in ("native", "python")
     with pytest.raises(CommandError, match="ENGINE_QUEUE=1 and REDIS_URL"):
         call_command("engine_worker")
 

@@ -25,7 +25,7 @@ from django.urls import reverse
 from dotsboxes import jobs
 from dotsboxes.analysis import board as board_jobs
 from dotsboxes.analysis import jobs as analysis_jobs
-from dotsboxes.engine import players
+from dotsboxes.engine import backend_name, players
 from dotsboxes.games import jobs as game_jobs
 from dotsboxes.games import services
 from dotsboxes.games.models import Game, Side
@@ -176,6 +176,7 @@ def test_a_hint_is_answered_by_a_worker_and_the_health_checks_see_it(on_the_queu
         response = client.get(reverse("healthz_workers"))
         assert response.status_code == 503
         assert response.json()["workers"] == {"play": 1, "background": 0}
+        assert response.json()["backends"] == [backend_name()]  # the worker's solver core
         with pytest.raises(CommandError, match="no live engine worker for: background"):
             call_command("engine_workers")
     finally:
