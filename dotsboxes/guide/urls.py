@@ -8,6 +8,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     path("strategy/", views.strategy, name="strategy"),
     path("studies/", views.studies, name="studies"),
+    path("studies/as-text", views.studies_text, name="studies_text"),
     path("studies/<slug:slug>/", views.study, name="study"),
     path("practice/", views.practice, name="practice"),
     path("practice/<slug:slug>/", views.exercise, name="exercise"),

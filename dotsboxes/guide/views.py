@@ -61,6 +61,18 @@ def studies(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def studies_text(request: HttpRequest) -> HttpResponse:
+    """The guide's studies as one study text, to import at /studies/new and change."""
+    from dotsboxes.studies.notation import format_study
+
+    from .as_study import guide_study
+
+    response = HttpResponse(format_study(guide_study()), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="guide-studies.txt"'
+    return response
+
+
+@require_GET
 def study(request: HttpRequest, slug: str) -> HttpResponse:
     item = STUDIES.get(slug)
     if item is None:
