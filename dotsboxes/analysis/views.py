@@ -31,7 +31,7 @@ from dotsboxes.rules import Board, Edge, Player, RulesError
 
 from . import board as board_jobs
 from . import scheduling, services
-from .panel import build, game_page_url
+from .presenters import build, game_page_url
 
 MAX_SIZE = 9
 #: The sizes the analysis board offers to start from (width, height in boxes).

@@ -24,7 +24,7 @@ from dotsboxes.games.models import Game
 from dotsboxes.rooms.models import Room
 
 from .models import Challenge
-from .state import challenge_state, game_state
+from .presenters import challenge_state, game_state
 from .wake import Waiter, game_group, user_group
 
 

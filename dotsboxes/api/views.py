@@ -24,7 +24,7 @@ from dotsboxes.rooms.models import Room
 from . import services, streams
 from .auth import body, refused, text, token_view, true_or_false, whole_number
 from .models import Challenge
-from .state import challenge_state, game_state
+from .presenters import challenge_state, game_state
 
 NDJSON = "application/x-ndjson"
 

@@ -8,7 +8,7 @@ from dotsboxes.rules import GameRecord, format_record
 
 from .history import turns
 from .models import Game
-from .panel import build_panel
+from .presenters import build_panel
 from .seats import Actor
 
 

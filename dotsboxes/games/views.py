@@ -34,7 +34,7 @@ from .forms import ImportForm, NewGameForm
 from .history import history, replay_log, status_sentence, turns
 from .identity import actor_for
 from .models import Game, Side
-from .panel import build_panel, legend_html
+from .presenters import build_panel, legend_html
 from .record_import import game_import
 from .records import record_text
 from .seats import Actor
