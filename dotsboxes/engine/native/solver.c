@@ -33,6 +33,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 typedef unsigned __int128 u128;
 
@@ -449,19 +452,33 @@ static inline uint64_t hash_key(u128 key, uint64_t chain)
 }
 
 /* Buckets aligned on cache lines (C11 aligned_alloc), zeroed; NULL if out of memory. */
+static void *alloc_zeroed(size_t bytes)
+{
+    /* Tables of 2 MB and more on huge pages where the kernel offers them: the
+     * search reads them at random, and a TLB miss per read costs as much as
+     * the cache miss. */
+    size_t align = bytes >= ((size_t)2 << 20) ? ((size_t)2 << 20) : 64;
+    bytes = (bytes + align - 1) / align * align;
+    void *p = aligned_alloc(align, bytes);
+    if (!p)
+        return NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (align > 64)
+        madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, bytes);
+    return p;
+}
+
 static Entry *alloc_entries(size_t n_buckets)
 {
-    size_t bytes = n_buckets * BUCKET * sizeof(Entry);
-    Entry *e = aligned_alloc(64, bytes);
-    if (e)
-        memset(e, 0, bytes);
-    return e;
+    return alloc_zeroed(n_buckets * BUCKET * sizeof(Entry));
 }
 
 static void Table_free(Table *t)
 {
     free(t->entries);
-    PyMem_RawFree(t->keys);
+    free(t->keys);
     PyMem_RawFree(t->loony);
     t->entries = NULL;
     t->keys = NULL;
@@ -520,7 +537,7 @@ static int Table_bind(Table *t, int w, int h)
         size_t b = t->max_buckets < 1024 ? t->max_buckets : 1024;
         size_t k = 2048;
         t->entries = alloc_entries(b);
-        t->keys = PyMem_RawCalloc(k, sizeof(KeyEntry));
+        t->keys = alloc_zeroed(k * sizeof(KeyEntry));
         t->loony = PyMem_RawCalloc(LOONY_MEMO, sizeof(LoonyEntry));
         if (!t->entries || !t->keys || !t->loony) {
             Table_free(t);
@@ -576,9 +593,9 @@ static int grow(Table *t)
     /* The key cache keeps a quarter as many entries (at most 2**18): it is a
      * cache, so the bigger one starts empty. */
     if (t->n_keys < nb * BUCKET && t->n_keys < KEYS_MAX) {
-        KeyEntry *keys = PyMem_RawCalloc(t->n_keys * 2, sizeof(KeyEntry));
+        KeyEntry *keys = alloc_zeroed(t->n_keys * 2 * sizeof(KeyEntry));
         if (keys) {
-            PyMem_RawFree(t->keys);
+            free(t->keys);
             t->keys = keys;
             t->n_keys *= 2;
         }
