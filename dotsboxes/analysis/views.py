@@ -239,9 +239,13 @@ def analysis_board(request: HttpRequest) -> HttpResponse:
     return _render_board(request, board, start_key, line, error)
 
 
-def _render_board(
-    request: HttpRequest, board: Board, start_key: str, line: list[Edge], error: str
-) -> HttpResponse:
+def edge_values(request: HttpRequest, board: Board) -> dict:
+    """The analysis board's values for ``board``, asked for when missing (never computed here).
+
+    ``state`` (final, working, mine, busy), ``found`` (what is stored), ``rows`` (a row
+    per free edge, best first) and ``tints`` (the board's slots, for :func:`board_svg`).
+    The study editor shows them beside its board too.
+    """
     position = board.key()
     visitor = browser_token(request, create=True)
     state = "final" if board.is_over() else board_jobs.ensure(position, visitor)
@@ -286,6 +290,15 @@ def _render_board(
         )
         rows.append({"edge": name, "value": value, "lost": lost, "exact": exact, "text": said})
     rows.sort(key=lambda r: (-r["value"], r["edge"]))
+    return {"state": state, "found": found, "rows": rows, "tints": tints}
+
+
+def _render_board(
+    request: HttpRequest, board: Board, start_key: str, line: list[Edge], error: str
+) -> HttpResponse:
+    position = board.key()
+    shown = edge_values(request, board)
+    state, found, rows, tints = shown["state"], shown["found"], shown["rows"], shown["tints"]
     flipped = position[:-1] + ("r" if board.turn is Player.BLUE else "b")
     context = {
         "board": board,

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from dotsboxes import throttle
-from dotsboxes.analysis.views import explore_url
+from dotsboxes.analysis.views import edge_values, explore_url
 from dotsboxes.games.identity import actor_for
 from dotsboxes.games.svg import board_svg
 from dotsboxes.games.wording import player_name, size_text
@@ -329,6 +329,9 @@ def _chapter_context(
         "size": size_text(board.width, board.height),
         "side": player_name(board.turn),
     }
+    # The author draws with the analysis board's values beside the board (asked for in the
+    # background as on that page; shown once they come, never computed here).
+    values = edge_values(request, board) if editing and not board.is_over() else None
     variations = []
     if indices:
         parent, _b, _i = services.node_at(parsed, checks.path_text(indices[:-1]))
@@ -353,7 +356,10 @@ def _chapter_context(
             interactive=interactive and not board.is_over(),
             last_turn=[node.edge] if node.edge else [],
             title=title,
+            tints=values["tints"] if values else None,
         ),
+        "values": values,
+        "values_waiting": bool(values and values["state"] != "final"),
         "items": present.items(parsed, at, {p: [v for _c, v in cv] for p, cv in by_path.items()}),
         "here": by_path.get(at, []),
         "judged": judged,

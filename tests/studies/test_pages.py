@@ -356,3 +356,19 @@ def test_staff_feature_a_public_study_in_the_guide(author, client):
     assert study.title in guide and study.get_absolute_url() in guide
     Study.objects.filter(pk=study.pk).update(visibility="private")
     assert study.title not in client.get("/learn/studies/").content.decode()
+
+
+def test_the_author_draws_with_the_analysis_boards_values_beside_the_board(author):
+    study, _chapter = _study_with_chapter(author)
+    values = solver.move_values(Board(2, 2))
+    best = max(values.values())
+    deadline = time.monotonic() + 60
+    while True:
+        page = author.get(f"/studies/{study.slug}/1/edit").content.decode()
+        if "Values for Blue:" in page and "estimate" not in page.split("Values for Blue:")[1][:600]:
+            break
+        assert time.monotonic() < deadline, "the values never came"
+        time.sleep(0.3)
+    shown = page.split("Values for Blue:")[1].split("</p>")[0]
+    top = min((e for e in values if values[e] == best), key=lambda e: str(e))
+    assert f"{top} {best:+d} (best)" in shown
