@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "channels",
     "dotsboxes.games",
     "dotsboxes.rooms",
+    "dotsboxes.moderation",  # blocks, chat mutes, fair-play marks
     "dotsboxes.guide",
     "dotsboxes.accounts",
     "dotsboxes.reports",

@@ -61,6 +61,8 @@ DEFAULT_RATES = {
     "room_create": ("10/10m", "40/10m"),
     "tournament_create": ("5/h", "20/h"),
     "report": ("5/h", "20/h"),  # reports made (a form sent back with a mistake is free)
+    "block": ("30/h", "90/h"),  # blocks and unblocks
+    "moderation": ("60/h", "300/h"),  # staff's mutes and fair-play decisions
     "chat": ("5/10s", "20/10s"),
     "offer": ("6/m", "20/m"),  # draw and take-back offers, and answers to them
     "hint": ("30/m", "90/m"),

@@ -17,6 +17,7 @@ urlpatterns = [
     path("accounts/settings/", include("dotsboxes.privacy.urls")),
     path("accounts/", include("dotsboxes.accounts.urls")),
     path("reports/", include("dotsboxes.reports.urls")),
+    path("moderation/", include("dotsboxes.moderation.urls")),
     path("notifications/", include("dotsboxes.notifications.urls")),
     path("analysis/", include("dotsboxes.analysis.urls")),
     path("puzzles/", include("dotsboxes.puzzles.urls")),

@@ -81,6 +81,9 @@ LAYERS = [
     {"games"},
     {"analysis"},  # stored analyses of games; the guide and reports show them
     {"studies"},  # user studies and the solver's checks of their claims; guide and reports use them
+    # blocks, mutes, fair-play marks and figures: rooms, tournaments and the bot
+    # challenges call its checks; the staff pages that also need ratings are in reports
+    {"moderation"},
     {"rooms", "guide", "accounts"},
     {"reports", "notifications", "api", "profiles", "tournaments", "puzzles"},
     {"privacy"},  # closing an account and its data archive reach into every app above

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from dotsboxes.games.models import Game
+from dotsboxes.moderation import services as moderation
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.errors import Conflict, Forbidden, NotFound, RoomError
 from dotsboxes.rooms.identity import NAME_MAX, Viewer
@@ -73,6 +74,10 @@ def challenge_create(
         raise RoomError(_("You cannot challenge yourself."))
     if not is_bot(target):
         raise RoomError(_("Only bot accounts can be challenged; play people in the rooms."))
+    if refusal := moderation.refusal_between(challenger.pk, [target.pk]):
+        raise Forbidden(refusal)
+    if rated and (refusal := moderation.rated_refusal(challenger.pk)):
+        raise Forbidden(refusal)
     try:
         width, height, timer_seconds = int(width), int(height), int(timer_seconds)
     except (TypeError, ValueError):

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.html import format_html
 
-from .models import Report
+from .models import ChatReport, Report
 
 
 @admin.register(Report)
@@ -57,3 +57,24 @@ class ReportAdmin(admin.ModelAdmin):
         elif obj.status == Report.Status.OPEN:
             obj.resolved_by, obj.resolved_at = None, None
         super().save_model(request, obj, form, change)
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(admin.ModelAdmin):
+    list_display = ("id", "created_at", "author_name", "text", "status", "reporter")
+    list_filter = ("status", "created_at")
+    list_select_related = ("reporter", "author")
+    search_fields = ("text", "author_name", "reporter__username")
+    readonly_fields = (
+        "message",
+        "game",
+        "author",
+        "author_name",
+        "text",
+        "context",
+        "reason",
+        "reporter",
+        "created_at",
+        "resolved_by",
+        "resolved_at",
+    )

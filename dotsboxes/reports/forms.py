@@ -49,3 +49,30 @@ class ResolveForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("What you found and what was done. The reporter does not see this."),
     )
+
+
+class ChatReportForm(forms.Form):
+    reason = forms.CharField(
+        label=_("What is wrong with this line? (optional)"),
+        max_length=1000,
+        required=False,
+        validators=[reject_control_characters],
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": 1000}),
+    )
+
+
+class MuteForm(forms.Form):
+    HOURS = (
+        (1, _("1 hour")),
+        (24, _("1 day")),
+        (72, _("3 days")),
+        (168, _("1 week")),
+        (720, _("30 days")),
+    )
+    hours = forms.TypedChoiceField(label=_("Mute chat for"), choices=HOURS, coerce=int)
+    reason = forms.CharField(
+        label=_("Reason (kept for staff)"),
+        max_length=1000,
+        validators=[reject_control_characters],
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )

@@ -76,3 +76,64 @@ class Report(models.Model):
     @property
     def size_text(self) -> str:
         return size_text(self.width, self.height)
+
+
+class ChatReport(models.Model):
+    """A player's report of one chat line, with the lines around it as they were (the
+    room may go, the staff still read what was said)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
+
+    message = models.ForeignKey(
+        "rooms.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="reports"
+    )
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="chat_reports"
+    )
+    # The line's author when an account wrote it (who can be muted), and as shown.
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="chat_reports_received",
+    )
+    author_name = models.CharField(max_length=40)
+    text = models.CharField(max_length=200)
+    # The chat lines around the reported one: [{"name", "text", "at", "reported"}].
+    context = models.JSONField(default=list, blank=True)
+    reason = models.TextField(max_length=1000, blank=True)
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="chat_reports_made",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    resolution_note = models.TextField(blank=True, max_length=2000)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="chat_reports_resolved",
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # One report of a line per reporter: sending it twice adds nothing.
+            models.UniqueConstraint(
+                fields=["message", "reporter"], name="one_chat_report_per_line_and_reporter"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Chat report {self.pk}: {self.author_name}: {self.text[:40]}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("reports:chat_detail", args=[self.pk])

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import chat, fairplay, views
 
 app_name = "reports"
 urlpatterns = [
@@ -10,4 +10,12 @@ urlpatterns = [
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/resolve/", views.resolve, name="resolve"),
     path("<int:pk>/reopen/", views.reopen, name="reopen"),
+    path("chat/line/<int:message_id>/", chat.new, name="chat"),
+    path("chat/<int:pk>/", chat.detail, name="chat_detail"),
+    path("chat/<int:pk>/resolve/", chat.resolve, name="chat_resolve"),
+    path("fairplay/", fairplay.flagged, name="fairplay"),
+    path("fairplay/<str:username>/", fairplay.player, name="fairplay_player"),
+    path("fairplay/<str:username>/decide", fairplay.decide, name="fairplay_decide"),
+    path("mute/<str:username>", chat.mute, name="mute"),
+    path("unmute/<str:username>", chat.unmute, name="unmute"),
 ]

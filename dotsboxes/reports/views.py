@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -23,24 +19,12 @@ from dotsboxes.rooms.models import Message
 from dotsboxes.rules import Board, RulesError
 from dotsboxes.studies.models import Chapter, Study
 
+from . import fairplay
+from .access import staff_required
 from .forms import ReportForm, ResolveForm, StudyReportForm
-from .models import Report
+from .models import ChatReport, Report
 
 CHAT_SHOWN = 300  # chat lines of an online game shown beside a report
-
-
-def staff_required(view: Callable) -> Callable:
-    """Signed-out visitors go to the sign-in page; signed-in non-staff see a 404."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not request.user.is_staff:
-            raise Http404(gettext("No such page."))
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def game_url(game: Game) -> str | None:
@@ -182,7 +166,16 @@ def queue(request: HttpRequest) -> HttpResponse:
         status = "all"
     page = Paginator(reports, 30).get_page(request.GET.get("page"))
     counts = {s: Report.objects.filter(status=s).count() for s in Report.Status.values}
-    context = {"page": page, "status": status, "counts": counts, "statuses": Report.Status}
+    chat_reports = ChatReport.objects.select_related("reporter", "author")
+    if status in ChatReport.Status.values:
+        chat_reports = chat_reports.filter(status=status)
+    context = {
+        "page": page,
+        "status": status,
+        "counts": counts,
+        "statuses": Report.Status,
+        "chat_reports": chat_reports[:50],
+    }
     return render(request, "reports/queue.html", context)
 
 
@@ -213,6 +206,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         "analysis": game_panel(
             request, game, ply=ply, page_url=reverse("reports:detail", args=[pk]), target=""
         ),
+        # Fair-play figures of each player, in this game and over their recent rated games.
+        "fairplay": fairplay.game_evidence(game),
         # An online game's chat, so an "offensive chat" report can be judged on the spot.
         "chat": list(
             Message.objects.filter(room__game=game, kind=Message.Kind.CHAT).order_by(

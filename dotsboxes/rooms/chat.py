@@ -11,9 +11,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from dotsboxes.games.models import Side
+from dotsboxes.moderation.services import chat_refusal
 
 from . import push
-from .errors import RoomError, TooFast
+from .errors import Forbidden, RoomError, TooFast
 from .identity import Viewer
 from .models import CHAT_MAX_LENGTH, Message
 from .steps import lock, seated
@@ -34,6 +35,8 @@ def room_chat(*, public_id: str, viewer: Viewer, text: str) -> Message:
         raise RoomError(_("Type a message or pick a phrase."))
     if len(text) > CHAT_MAX_LENGTH:
         raise RoomError(_("Keep chat messages under %(n)d characters.") % {"n": CHAT_MAX_LENGTH})
+    if refusal := chat_refusal(viewer.user_id):
+        raise Forbidden(refusal)
     with transaction.atomic():
         room, game = lock(public_id)
         side = seated(game, viewer, _("Only the two players can chat; you are watching this game."))

@@ -18,6 +18,7 @@ from dotsboxes import clock
 from dotsboxes.games.models import Game, Side
 from dotsboxes.games.turns import TurnSpan, both_have_played, turn_spans
 from dotsboxes.games.wording import player_name
+from dotsboxes.moderation.services import apart_ids
 from dotsboxes.rules import Board
 
 from .board import board_svg as room_board_svg
@@ -291,13 +292,16 @@ def _shown(message: Message) -> Message:
     return message
 
 
-def lobby_rooms() -> tuple[list[Room], list[Room]]:
-    """(open public rooms waiting for an opponent, public games being played)."""
+def lobby_rooms(user_id: int | None = None) -> tuple[list[Room], list[Room]]:
+    """(open public rooms waiting for an opponent, public games being played), without
+    the rooms of anyone with a block between them and ``user_id``."""
     from django.db.models import Count, Q
 
+    rooms = Room.objects.filter(is_public=True, game__status=Game.Status.ACTIVE)
+    if apart := apart_ids(user_id):
+        rooms = rooms.exclude(Q(game__blue_user__in=apart) | Q(game__red_user__in=apart))
     rooms = (
-        Room.objects.filter(is_public=True, game__status=Game.Status.ACTIVE)
-        .select_related("game")
+        rooms.select_related("game")
         .annotate(watching=Count("connections", filter=Q(connections__side="")))
         .order_by("-created_at")[:100]
     )

@@ -21,6 +21,7 @@ from dotsboxes.games.seats import Actor, check_turn
 from dotsboxes.games.services import game_create
 from dotsboxes.games.steps import resign
 from dotsboxes.games.turns import both_have_played
+from dotsboxes.moderation import services as moderation
 
 from . import push
 from .errors import Conflict, Forbidden, RoomError
@@ -63,6 +64,8 @@ def room_create(
         raise Forbidden(_("Sign in to play correspondence games."))
     if rated and not viewer.signed_in:
         raise Forbidden(_("Sign in to play rated games."))
+    if rated and (refusal := moderation.rated_refusal(viewer.user_id)):
+        raise Forbidden(refusal)
     if not viewer.signed_in and not viewer.token:
         raise RoomError(_("Choose a display name first."))
     host = _actor(viewer)
@@ -101,8 +104,11 @@ def _seat(game: Game, side: str, viewer: Viewer) -> None:
     setattr(game, f"{side}_token", seat.token)
 
 
-def room_join(*, public_id: str, viewer: Viewer) -> tuple[Room, str]:
-    """Take the free seat; return the room and the viewer's side ("" if they only watch)."""
+def room_join(*, public_id: str, viewer: Viewer, arranged: bool = False) -> tuple[Room, str]:
+    """Take the free seat; return the room and the viewer's side ("" if they only watch).
+
+    ``arranged``: the site seats them (a tournament's pairing), so a block between the
+    two players does not keep them apart (their chat is still hidden)."""
     with transaction.atomic():
         room, game = lock(public_id)
         side = seat_of(game, viewer)
@@ -123,6 +129,11 @@ def room_join(*, public_id: str, viewer: Viewer) -> tuple[Room, str]:
             raise Forbidden(_("This is a correspondence game: sign in to take the seat."))
         if not viewer.signed_in and not viewer.token:
             raise RoomError(_("Choose a display name first."))
+        seated = [getattr(game, f"{s}_user_id") for s in Side.values]
+        if not arranged and (refusal := moderation.refusal_between(viewer.user_id, seated)):
+            raise Forbidden(refusal)
+        if game.rated and (refusal := moderation.rated_refusal(viewer.user_id)):
+            raise Forbidden(refusal)
         side = free[0]
         _seat(game, side, viewer)
         log_line(

@@ -39,7 +39,7 @@ def _room(public_id: str) -> Room:
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    open_rooms, live = lobby_rooms()
+    open_rooms, live = lobby_rooms(request.user.pk)
     form = CreateRoomForm(
         signed_in=request.user.is_authenticated,
         default_name=request.session.get(NAME_KEY, ""),
@@ -54,7 +54,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     form = CreateRoomForm(request.POST, signed_in=request.user.is_authenticated)
     if not form.is_valid():
-        open_rooms, live = lobby_rooms()
+        open_rooms, live = lobby_rooms(request.user.pk)
         context = {"open_rooms": open_rooms, "live": live, "form": form}
         return render(request, "rooms/lobby.html", context, status=400)
     data = form.cleaned_data

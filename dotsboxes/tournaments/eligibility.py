@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from dotsboxes import clock
+from dotsboxes.moderation.services import rated_refusal
 
 from .models import Tournament
 
@@ -25,6 +26,8 @@ def may_join(user: object, tournament: Tournament) -> str:
         return _("This tournament is for people: its organiser does not allow bots.")
     if tournament.status == Tournament.Status.FINISHED:
         return _("This tournament is over.")
+    if tournament.rated and (refusal := rated_refusal(user.pk)):
+        return refusal
     if tournament.kind == Tournament.Kind.SWISS and tournament.status != Tournament.Status.UPCOMING:
         return _("This Swiss tournament has started: entries are closed.")
     ends_at = tournament.ends_at

@@ -34,6 +34,7 @@ from dotsboxes.accounts.models import Rating
 from dotsboxes.games.errors import ConflictError, GameError, GameNotFoundError, NotYourGameError
 from dotsboxes.games.events import GameChanged, game_changed
 from dotsboxes.games.models import Game
+from dotsboxes.moderation.models import FairPlayMark
 from dotsboxes.rooms import services as rooms
 from dotsboxes.rooms.identity import NAME_MAX, Viewer
 from dotsboxes.rooms.models import Room
@@ -235,13 +236,27 @@ def _open_game(tournament: Tournament, blue: Entry, red: Entry) -> Game:
         timer_seconds=tournament.timer_seconds,
         rated=tournament.rated,
     )
-    rooms.room_join(public_id=room.game.public_id, viewer=_viewer(red))
+    rooms.room_join(public_id=room.game.public_id, viewer=_viewer(red), arranged=True)
     return room.game
+
+
+def _pairable(tournament: Tournament, entries: object) -> list[Entry]:
+    """The entries to pair: in a rated tournament, not those of accounts staff marked for
+    a fair-play violation after they entered (they may no longer play rated games)."""
+    entries = list(entries)
+    if not tournament.rated:
+        return entries
+    marked = set(
+        FairPlayMark.objects.filter(user_id__in=[e.user_id for e in entries]).values_list(
+            "user_id", flat=True
+        )
+    )
+    return [e for e in entries if e.user_id not in marked]
 
 
 def _pair_swiss_round(tournament: Tournament) -> list[Pairing]:
     """Pair the next round (``current_round + 1``) of the active players."""
-    active = list(tournament.entries.filter(active=True).select_related("user"))
+    active = _pairable(tournament, tournament.entries.filter(active=True).select_related("user"))
     number = tournament.current_round + 1
     if len(active) < 2:
         _finish(tournament)
@@ -279,7 +294,7 @@ def _pair_arena(tournament: Tournament) -> list[Pairing]:
     busy = set()
     for blue, red in tournament.pairings.filter(recorded=False).values_list("blue_id", "red_id"):
         busy |= {blue, red}
-    active = [e for e in tournament.entries.filter(active=True).select_related("user")]
+    active = _pairable(tournament, tournament.entries.filter(active=True).select_related("user"))
     free = [e for e in active if e.pk not in busy]
     if len(free) < 2:
         return []
