@@ -29,6 +29,7 @@ from dotsboxes.api.models import ApiToken, Challenge
 from dotsboxes.games.errors import GameError
 from dotsboxes.games.models import CLOSED_ACCOUNT, Game, Side
 from dotsboxes.guide.models import ExerciseProgress
+from dotsboxes.moderation.models import Block
 from dotsboxes.notifications.models import Notification, Preferences
 from dotsboxes.puzzles.models import PuzzleAttempt, PuzzleRating
 from dotsboxes.rooms import services as rooms
@@ -128,6 +129,9 @@ def account_close(*, user) -> None:
         _anonymise_games(user, old_name)
         ReservedName.objects.get_or_create(name=old_name.casefold())
         ApiToken.objects.filter(user=user).delete()
+        # Blocks either way are preferences; mutes, fair-play decisions and chat reports
+        # are staff records and stay (docs/MODERATION.md).
+        Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
         Preferences.objects.filter(user=user).delete()
         Notification.objects.filter(user=user).delete()
         VacationChoice.objects.filter(user=user).delete()
