@@ -18,7 +18,7 @@ from dotsboxes.moderation import evidence, fairplay
 from dotsboxes.moderation.models import FairPlayDecision, FairPlayMark, GameFigures
 from dotsboxes.reports.models import Report
 from dotsboxes.rules import Board, Edge
-from tests.moderation.synthetic import rated_game
+from tests.moderation.synthetic import make_population
 from tests.rooms.conftest import open_room
 
 pytestmark = pytest.mark.django_db
@@ -77,29 +77,7 @@ def test_a_few_perfect_games_are_not_enough_to_flag():
 
 @pytest.fixture
 def population():
-    """24 ordinary players (best edge 30-60 % of the time, more for the higher rated) and
-    one who plays the solver's best edge every time; 12 rated games each."""
-    rng = random.Random(7)
-    people, rates = [], {}
-    for i in range(24):
-        user = User.objects.create_user(f"player{i}")
-        rating = 1300 + 20 * i
-        Rating.objects.create(user=user, rating=rating)
-        rates[user.pk] = 0.3 + 0.3 * i / 23
-        people.append(user)
-    cheat = User.objects.create_user("cheat")
-    Rating.objects.create(user=cheat, rating=1520)
-    rates[cheat.pk] = 1.0
-    everyone = [*people, cheat]
-    for _round in range(12):
-        order = everyone[:]
-        rng.shuffle(order)
-        if len(order) % 2:
-            order.append(rng.choice(people))
-        for blue, red in zip(order[::2], order[1::2], strict=True):
-            if blue != red:
-                rated_game(blue, red, rates, rng)
-    return people, cheat
+    return make_population()
 
 
 @pytest.fixture
