@@ -336,7 +336,7 @@ X_FRAME_OPTIONS = "DENY"
 
 # -- i18n, static ---------------------------------------------------------------
 # English is the source language; each other language is a .po/.mo pair under
-# dotsboxes/locale/ (README: "Languages").  Names are written in their own language,
+# dotsboxes/locale/ (docs/I18N.md).  Names are written in their own language,
 # as a switcher shows them.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]

@@ -1,6 +1,6 @@
 """``python -m dotsboxes.engine``: the line protocol on stdin and stdout.
 
-See :mod:`dotsboxes.engine.protocol` and the README for the commands.
+See :mod:`dotsboxes.engine.protocol` and docs/ENGINE.md ("The engine protocol") for the commands.
 """
 
 from __future__ import annotations

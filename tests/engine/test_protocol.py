@@ -165,8 +165,8 @@ def test_the_program_flushes_each_answer_before_reading_the_next_command():
             proc.kill()
 
 
-def test_the_readme_example_session_is_what_the_engine_answers():
-    readme = (ROOT / "README.md").read_text()
+def test_the_documented_example_session_is_what_the_engine_answers():
+    readme = (ROOT / "docs" / "ENGINE.md").read_text()
     start = readme.index("An example session")
     block = readme[readme.index("```\n", start) + 4 : readme.index("\n```", start)]
     commands, expected = [], []
