@@ -4,7 +4,7 @@ Pure (no Django): the web app runs these in the engine's pool.  Two passes:
 
 * :func:`quick` answers within about a second on 5 x 5.  With 36 edges or
   fewer left the solver goes first: for :data:`QUICK_SOLVER_NODES` where its
-  model (:func:`players._solver_reach`: the nodes it needs grow about 1.6
+  model (:func:`players.solver_reach`: the nodes it needs grow about 1.6
   times per safe edge) says that settles the position, else for half the
   time; if it settles, every value is exact.  Otherwise each edge is
   valued by a short search of the position it leads to (estimates): always
@@ -31,7 +31,7 @@ from . import backend_name
 from . import search as _search
 from . import solver as _solver
 from .analysis import analyse, describe
-from .players import _is_safe, _solver_reach
+from .players import is_safe, solver_reach
 
 #: Search nodes per edge in the quick pass, and in the deep pass's estimates.
 QUICK_NODES = 150
@@ -153,11 +153,11 @@ def quick(
 
 def _solved(board: Board, budget: float, safety: float | None) -> dict[Edge, int] | None:
     """Every edge's exact value if the solver settles them within the quick pass."""
-    safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+    safe = sum(1 for e in board.legal_moves if is_safe(board, e))
     # The model is the easiest case's: with more than 36 edges left (5 x 5 at 40 undrawn)
     # it promised 150,000 nodes would do and 8 positions of 8 needed more (2.3 s each, lost).
     few = len(board.legal_moves) <= QUICK_SOLVER_EDGES
-    if few and _solver_reach(safe, QUICK_SOLVER_NODES):
+    if few and solver_reach(safe, QUICK_SOLVER_NODES):
         # Node-limited: whether the quick pass is exact does not depend on the load.
         solution = _solver.solve(board, max_nodes=QUICK_SOLVER_NODES, budget=safety)
         if solution is not None:

@@ -68,7 +68,7 @@ SOLVER_SHARE = 0.85
 SOLVER_ROUNDS = (1 / 64, 3 / 64, 12 / 64, 48 / 64)
 #: The smallest solver round, in nodes (a few milliseconds).
 SOLVER_MIN_NODES = 500
-#: The measured growth of the solver's work with safe edges (see _solver_reach).
+#: The measured growth of the solver's work with safe edges (see solver_reach).
 SOLVER_EASIEST = 1.0
 SOLVER_GROWTH = 1.6
 #: How many equally good moves the master compares for the opponent's chances to err.
@@ -153,7 +153,7 @@ def choose(
     with _no_gc():
         if level in STYLE:
             depth, horizon, playouts = STYLE[level]
-            if depth < 64 and sum(1 for e in board.legal_moves if _is_safe(board, e)) <= horizon:
+            if depth < 64 and sum(1 for e in board.legal_moves if is_safe(board, e)) <= horizon:
                 depth = 64
             return _searched(board, budget, deadline, seed, max_depth=depth, playouts=playouts)
         if game is None:
@@ -199,7 +199,7 @@ def _beginner(board: Board, rng: random.Random) -> Edge:
     takes = [e for e in moves if board.claims(e)]
     if takes:
         return rng.choice(takes)
-    safe = [e for e in moves if _is_safe(board, e)]
+    safe = [e for e in moves if is_safe(board, e)]
     if safe and rng.random() < 0.5:
         return rng.choice(safe)
     return rng.choice(moves)
@@ -210,7 +210,7 @@ def _casual(board: Board, rng: random.Random) -> Edge:
     takes = [e for e in moves if board.claims(e)]
     if takes:
         return rng.choice(takes)
-    safe = [e for e in moves if _is_safe(board, e)]
+    safe = [e for e in moves if is_safe(board, e)]
     if safe:
         return rng.choice(safe)
     # Every edge gives boxes away: hand out the smallest chain or loop.
@@ -221,7 +221,8 @@ def _casual(board: Board, rng: random.Random) -> Edge:
     return g.edges[_search._Searcher.opening_move(rng.choice(smallest))]
 
 
-def _is_safe(board: Board, edge: Edge) -> bool:
+def is_safe(board: Board, edge: Edge) -> bool:
+    """Whether drawing ``edge`` gives no box its third side (the opponent takes nothing)."""
     return all(board.sides(box) < 2 for box in board.edge_boxes(edge))
 
 
@@ -377,7 +378,7 @@ def _think(
     The solver is tried in rounds of growing node limits (:data:`SOLVER_ROUNDS`
     of the solver's share): a position it can settle cheaply costs little,
     and each round starts from the table the previous one filled.  Before a
-    larger round, :func:`_solver_reach` predicts from measurement whether it
+    larger round, :func:`solver_reach` predicts from measurement whether it
     can finish; if not, the rest of the budget goes to the search.  Node
     limits, not the clock, decide, so the move is the same on any machine.
     """
@@ -391,10 +392,10 @@ def _think(
     spent = 0
     only: list[Edge] | None = None
     if solver is not None and len(board.legal_moves) > 1:
-        safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+        safe = sum(1 for e in board.legal_moves if is_safe(board, e))
         for share in SOLVER_ROUNDS:
             nodes = max(SOLVER_MIN_NODES, int(limit * share))
-            if spent and not _solver_reach(safe, spent + nodes):
+            if spent and not solver_reach(safe, spent + nodes):
                 break  # clearly out of reach: the search gets the rest
             solution = solver.solve(
                 board, budget=_left(solver_deadline), max_nodes=nodes, table=table
@@ -431,7 +432,7 @@ def _think(
     nodes = max(200, int((budget - used) * NODE_RATE))
     # Completions pay while the safe phase is long; once it is short the
     # search gets deeper with the static chain-parity leaves, and sees more.
-    safe = sum(1 for e in board.legal_moves if _is_safe(board, e))
+    safe = sum(1 for e in board.legal_moves if is_safe(board, e))
     playouts = MASTER_PLAYOUTS if safe > MASTER_STATIC_SAFE_EDGES else 0
     result = _search.search(
         board,
@@ -460,7 +461,7 @@ def _proved_best(solver, board, solution, seed, deadline, limit, table) -> Edge:
     return best[0]
 
 
-def _solver_reach(safe: int, nodes: int) -> bool:
+def solver_reach(safe: int, nodes: int) -> bool:
     """Whether the solver may settle a position with ``safe`` safe edges in ``nodes``.
 
     From the endgame suite (``tests/bench/endgames.py``): the nodes the solver
@@ -500,7 +501,7 @@ def _trappiest(
             if board.is_over() or board.last_claimed:
                 continue
             replies = solver.solve(board, budget=_left(deadline), max_nodes=max_nodes, table=table)
-            plausible = [e for e in board.legal_moves if _is_safe(board, e)] or board.legal_moves
+            plausible = [e for e in board.legal_moves if is_safe(board, e)] or board.legal_moves
         finally:
             board.pop()
         if replies is None:
