@@ -11,6 +11,7 @@ from dotsboxes.games.models import Game, Side
 from dotsboxes.games.services import start_rematch
 from dotsboxes.games.steps import check_active, check_version, take_back_to
 from dotsboxes.games.turns import takeback_start
+from dotsboxes.moderation.services import is_marked
 
 from . import push
 from .errors import Conflict, Forbidden, RoomError
@@ -61,6 +62,7 @@ def room_offer(*, public_id: str, viewer: Viewer, kind: str, version: int | None
                 raise Conflict(_("Finish this game before proposing a rematch."))
             if game.rematches.exists():
                 raise Conflict(_("The rematch has already started."))
+            _check_rated_rematch(game)
         else:
             check_active(game)
             if room.declined.get(f"{kind}:{side}") == len(board.move_stack):
@@ -122,6 +124,7 @@ def room_answer(
             check_active(game)
             _take_back(room, game, offerer)
             return changed(room, game, "takeback")
+        _check_rated_rematch(game)
         new_room = _rematch(room, game)
         log_line(room, gettext_noop("%(name)s accepted the rematch."), {"name": name})
         result = changed(room, game, "rematch")
@@ -141,6 +144,15 @@ def _take_back(room: Room, game: Game, requester: str) -> None:
         gettext_noop("Take-back accepted: %(edges)s undone, %(to_move)s to move."),
         {"edges": removed, "to_move": room.to_move},
     )
+
+
+def _check_rated_rematch(game: Game) -> None:
+    """A rematch of a rated game is rated: not with an account marked for a fair-play
+    violation (it may play unrated games only)."""
+    if game.rated and any(is_marked(getattr(game, f"{s}_user_id")) for s in Side.values):
+        raise Forbidden(
+            _("A rated rematch is not possible: one of you may play unrated games only.")
+        )
 
 
 def _rematch(room: Room, game: Game) -> Room:

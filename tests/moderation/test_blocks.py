@@ -158,3 +158,17 @@ def test_a_mute_that_ended_or_was_lifted_no_longer_refuses():
     assert moderation.mute_lift(user=user("bob"), by=None) == 1
     assert act(bob, room, "chat", text="hi again").status_code == 200
     assert ChatMute.objects.filter(reason="spam").exists()  # the reason stays
+
+
+def test_a_marked_account_gets_no_rated_rematch():
+    from dotsboxes.moderation.models import FairPlayDecision, FairPlayMark
+
+    alice, bob = signed_in("alice"), signed_in("bob")
+    room = open_room(alice, rated="on")
+    join(bob, room)
+    assert act(alice, room, "resign").status_code == 200
+    decision = FairPlayDecision.objects.create(user=user("bob"), action="mark", reason="engine")
+    FairPlayMark.objects.create(user=user("bob"), decision=decision)
+    refused = act(alice, room, "offer", "rematch", htmx=False)
+    assert refused.status_code == 403 and "unrated games only" in refused.content.decode()
+    assert not fresh(room).game.rematches.exists()
