@@ -6,7 +6,7 @@ the site's studies and correct or extend them, with the solver checking every
 claim.  Each guide study becomes a chapter: its position, the question as the
 start's comment, Blue's final boxes with best play as a claim, and the best moves
 (marked ``!`` for a move question) with the answer and the reasoning as comment.
-Texts are in the reader's language (the catalogue's translations).
+Texts are in the reader's language (the data file's translations).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dotsboxes.rules import Edge, Player
 from dotsboxes.studies import notation
 
 from .studies import STUDIES, Study
+from .texts import local
 
 
 def blue_final(study: Study) -> int:
@@ -33,9 +34,9 @@ def chapter(study: Study) -> notation.Chapter:
     if study.kind == "move":
         questions.insert(0, notation.Question("best", best[0]))
     explained = "\n\n".join(
-        [gettext(study.answer)] + [gettext(paragraph) for paragraph in study.reasoning]
+        [local(study.answer)] + [local(paragraph) for paragraph in study.reasoning]
     )
-    root = notation.Node(comment=gettext(study.question), blue=blue_final(study))
+    root = notation.Node(comment=local(study.question), blue=blue_final(study))
     for n, edge in enumerate(best):
         root.children.append(
             notation.Node(
@@ -45,7 +46,7 @@ def chapter(study: Study) -> notation.Chapter:
             )
         )
     return notation.Chapter(
-        gettext(study.title), board.width, board.height, board.key(), questions, root
+        local(study.title), board.width, board.height, board.key(), questions, root
     )
 
 

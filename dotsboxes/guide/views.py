@@ -24,6 +24,7 @@ from .exercises import TRACK_NAMES, TRACKS, Exercise, next_exercise, track_exerc
 from .lessons import rules_figures, strategy_figures
 from .studies import BY_SLUG as STUDIES
 from .studies import STUDIES as ALL_STUDIES
+from .texts import local
 
 RESULT_KEY = "guide_result"  # a checked answer, carried across the redirect of a plain form
 BUILD_KEY = "guide_build"  # edges drawn so far in each "draw a box" exercise
@@ -51,7 +52,7 @@ def studies(request: HttpRequest) -> HttpResponse:
     levels: dict[str, list] = {}
     for study in ALL_STUDIES:
         levels.setdefault(study.level, []).append(
-            {"study": study, "svg": diagram(study.board, title=gettext(study.title))}
+            {"study": study, "svg": diagram(study.board, title=local(study.title))}
         )
     # Players' studies the staff chose to show here (still public and listed).
     featured = Study.objects.filter(
@@ -88,7 +89,7 @@ def study(request: HttpRequest, slug: str) -> HttpResponse:
             "number": index + 1,
             "count": len(ALL_STUDIES),
             "svg": diagram(
-                item.board, title=gettext("Study: %(title)s") % {"title": gettext(item.title)}
+                item.board, title=gettext("Study: %(title)s") % {"title": local(item.title)}
             ),
             "answer_svg": diagram(item.board, highlight=highlight, title=gettext("The answer")),
             "revealed": revealed,

@@ -45,15 +45,16 @@ def side_name(side: object) -> str:
 
 @register.filter
 def translated(text: object) -> str:
-    """The guide's data texts (marked with ``gettext_noop``) in the reader's language.
+    """The guide's data texts (from its data files, or marked with ``gettext_noop``) in
+    the reader's language.
 
     A list (of answer labels or edges) comes back as one comma-separated string.
     """
-    from django.utils.translation import gettext
+    from dotsboxes.guide.texts import local
 
     if isinstance(text, list | tuple):
-        return ", ".join(gettext(str(item)) for item in text)
-    return gettext(str(text)) if text else ""
+        return ", ".join(local(item) for item in text)
+    return local(text)
 
 
 @register.filter
