@@ -13,6 +13,7 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 
 from dotsboxes import throttle
 
@@ -30,6 +31,11 @@ CLOSE_TOO_MANY = 4429  # too many handshakes from this browser or address: wait,
 
 def _db(fn):  # ORM work off the event loop, in parallel threads (not Channels' single one)
     return database_sync_to_async(fn, thread_sensitive=False)
+
+
+def _close_reason(text: str) -> str:
+    """``text`` cut to the 123 bytes of UTF-8 a WebSocket close reason may carry."""
+    return text.encode()[:123].decode(errors="ignore")
 
 
 class PushOnlyConsumer(AsyncWebsocketConsumer):
@@ -58,7 +64,12 @@ class PushOnlyConsumer(AsyncWebsocketConsumer):
         # before any of that work; pages reconnect with a back-off, far below this.
         wait = await _db(throttle.hit)("socket", *throttle.scope_keys(self.scope))
         if wait:
-            await self.close(code=CLOSE_TOO_MANY, reason=throttle.message(wait))
+            # Accepted, then closed: a close before the accept reaches the browser as an
+            # HTTP 403 on the handshake (uvicorn), and the page learns neither code nor wait.
+            with translation.override(socket_language(self.scope)):
+                reason = throttle.message(wait)
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY, reason=_close_reason(reason))
             return
         await super().websocket_connect(message)
 

@@ -32,16 +32,28 @@
     htmx.ajax("GET", room.dataset.stateUrl, { target: "#room-sync", swap: "none" });
   }
 
+  // A socket refused for too many connections is closed with 4429 and the wait, in
+  // words, as its reason: show it until a socket opens again (the extension keeps
+  // retrying with its back-off; each retry would otherwise say "Reconnecting…").
+  var refused = "";
   document.addEventListener("htmx:wsConnecting", function () {
+    if (refused) return;
     setConn("connecting", opened ? t(conn, "reconnecting", "Reconnecting…") : t(conn, "connecting", "Connecting…"));
   });
   document.addEventListener("htmx:wsOpen", function () {
+    refused = "";
     setConn("connected", t(conn, "connected", "Connected"));
     if (opened) resync(); // we may have missed pushes while away
     opened = true;
   });
-  document.addEventListener("htmx:wsClose", function () {
-    setConn("reconnecting", t(conn, "reconnecting", "Reconnecting…"));
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var closing = evt.detail && evt.detail.event;
+    if (closing && closing.code === 4429) {
+      refused = closing.reason || t(conn, "refused", "Too many connections: please wait and reload.");
+      setConn("refused", refused);
+      return;
+    }
+    if (!refused) setConn("reconnecting", t(conn, "reconnecting", "Reconnecting…"));
   });
 
   document.addEventListener("htmx:wsBeforeMessage", function (evt) {

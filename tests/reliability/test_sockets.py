@@ -50,3 +50,39 @@ async def test_a_handshake_to_an_unknown_path_is_refused_cleanly(path):
     assert not connected
     assert code == 4404
     await ws.wait(timeout=5)  # the application ended without an error
+
+
+def test_over_uvicorn_a_handshake_flood_gets_4429_and_the_wait_not_a_403(tmp_path):
+    """Issue 23.7, through production's server: a close before the accept reached the
+    browser as an HTTP 403 on the handshake; now the socket opens, then closes with 4429."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    import aiohttp
+
+    from tests.rooms.live import asgi_servers, server_env, worker_ports
+
+    env = server_env(tmp_path)
+    env.pop("REDIS_URL", None)  # its own in-memory counts: never the shared Redis's
+    env.pop("CHANNEL_LAYER", None)
+
+    async def flood(base: str) -> dict:
+        url = base.replace("http", "ws") + "/ws/rooms/"
+        headers = {"Origin": "http://127.0.0.1"}
+        async with aiohttp.ClientSession() as session:
+            for n in range(300):  # 120 a minute from one address; a new minute may begin
+                async with session.ws_connect(url, headers=headers) as ws:
+                    try:  # an open lobby socket sends nothing; a refused one closes at once
+                        message = await ws.receive(timeout=0.05 if n < 110 else 2)
+                    except TimeoutError:
+                        continue
+                    if message.type == aiohttp.WSMsgType.CLOSE:
+                        return {"n": n, "code": message.data, "reason": message.extra}
+        return {}
+
+    with asgi_servers(env, worker_ports(1), ["uvicorn"]) as (base,), ThreadPoolExecutor(1) as pool:
+        refused = pool.submit(asyncio.run, flood(base)).result(timeout=240)
+    assert refused, "no handshake was refused"
+    assert refused["n"] >= 120
+    assert refused["code"] == 4429
+    assert refused["reason"].startswith("Too many tries in a short time. Please wait ")
