@@ -161,7 +161,9 @@ async def test_a_handshake_flood_is_accepted_then_closed_with_4429_and_the_wait(
     assert len(closes) == 3  # the sixth, seventh and eighth in the minute
     for close in closes:
         assert close["code"] == 4429
-        assert close["reason"].startswith("短时间内尝试次数过多。请等待 ") and "秒" in close["reason"]
+        assert (
+            close["reason"].startswith("短时间内尝试次数过多。请等待 ") and "秒" in close["reason"]
+        )
         assert len(close["reason"].encode()) <= 123
 
 
