@@ -8,8 +8,10 @@ message; nothing is stored.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -31,6 +33,8 @@ from .models import Room
 from .presenters import CHAT_PRESET_LABELS, lobby_rooms, room_view
 from .push import render_room
 from .steps import RoomChange
+
+logger = logging.getLogger(__name__)
 
 
 def _room(public_id: str) -> Room:
@@ -151,9 +155,32 @@ def _act(
         return redirect(result.rematch)
     if request.htmx:
         if isinstance(result, RoomChange):
-            return HttpResponse(_answer(result))
-        return HttpResponse(render_room(_room(public_id)))  # chat: the room as it is now
+            return _committed(lambda: _answer(result))
+        return _committed(lambda: render_room(_room(public_id)))  # chat: the room as it is now
     return redirect(reverse("rooms:room", args=[public_id]))
+
+
+#: What a page is told when the change counted but could not be read back: fetch the room.
+RESYNC_EVENT = "room-resync"
+
+
+def _committed(render: Callable[[], str]) -> HttpResponse:
+    """The answer to a committed change: never an error, since the change counted.
+
+    Reading the room back can meet a database connection that died after the commit
+    (a failover, a restart): try once more on a fresh connection, then answer a plain
+    success that makes the page fetch the room itself (rooms.js), so a player never
+    sees an error for a move that counted and plays it again.
+    """
+    for attempt in (1, 2):
+        try:
+            return HttpResponse(render())
+        except DatabaseError:
+            logger.warning("room answer after commit: database error (try %d)", attempt)
+            connection.close()  # the next query opens a fresh connection
+    response = HttpResponse("")
+    response["HX-Trigger"] = RESYNC_EVENT
+    return response
 
 
 def _answer(result: RoomChange) -> str:

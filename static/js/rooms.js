@@ -36,6 +36,10 @@
   // words, as its reason: show it until a socket opens again (the extension keeps
   // retrying with its back-off; each retry would otherwise say "Reconnecting…").
   var refused = "";
+  // A change that counted but could not be read back (the database connection died
+  // after the commit): the server says so with this event; fetch the room soon.
+  document.body.addEventListener("room-resync", function () { setTimeout(resync, 500); });
+
   document.addEventListener("htmx:wsConnecting", function () {
     if (refused) return;
     setConn("connecting", opened ? t(conn, "reconnecting", "Reconnecting…") : t(conn, "connecting", "Connecting…"));
