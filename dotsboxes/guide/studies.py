@@ -2,7 +2,7 @@
 
 The studies themselves are data, not code: ``data/studies.json`` holds each
 study's position, question, answer and reasoning, its texts in English and
-Chinese (see docs/decisions/0301-guide-content-as-data.md).  They are read once,
+Chinese (see docs/decisions/0303-guide-content-as-data.md).  They are read once,
 when this module is first imported.
 
 Every study records the set of best moves (``best``: every move of optimal

@@ -4,7 +4,7 @@ A :class:`Text` is the English text (a ``str``, so code and tests read it as
 before) carrying its translations; :func:`local` gives it in the reader's
 language.  The Chinese lives in the data file beside the English rather than in
 the gettext catalogue, so one file holds a study whole (see
-docs/decisions/0301-guide-content-as-data.md).
+docs/decisions/0303-guide-content-as-data.md).
 """
 
 from __future__ import annotations

@@ -204,7 +204,7 @@ def _exercise_context(request: HttpRequest, exercise: Exercise, result, error: s
         highlight = [exercise.edge]  # the edge the question is about
     elif result and result["correct"] and exercise.kind == "edge":
         highlight = result["best"]  # every move of optimal value
-    title = gettext("Exercise: %(title)s") % {"title": gettext(exercise.title)}
+    title = gettext("Exercise: %(title)s") % {"title": local(exercise.title)}
     context = {
         "exercise": exercise,
         "track_name": gettext(TRACK_NAMES[exercise.track]),
