@@ -28,13 +28,14 @@ READ = textwrap.dedent(
     from importlib.resources import files
 
     import dotsboxes
-    from dotsboxes.guide import answers, studies
+    from dotsboxes.guide import answers, exercises, studies
     from dotsboxes.puzzles import build
 
     print(json.dumps({
         "package": dotsboxes.__file__,
         "answers": len(answers._stored()),
         "studies": len(studies.STUDIES),
+        "exercises": len(exercises.EXERCISES),
         "puzzles": len(json.loads(build.DATA.read_text())),
         "zh": gettext.translation(
             "django", localedir=str(files("dotsboxes") / "locale"), languages=["zh_Hans"]
@@ -99,5 +100,6 @@ def test_a_built_wheel_carries_the_data_and_the_catalogue(tmp_path):
     found = json.loads(read.stdout)
     assert found["package"].startswith(str(purelib))  # the wheel's copy, not the checkout
     assert found["answers"] > 0 and found["puzzles"] >= 100
-    assert found["studies"] >= 12  # guide/data/studies.json, read from the wheel
+    assert found["studies"] >= 12  # guide/data/*.json, read from the wheel
+    assert found["exercises"] >= 18
     assert found["zh"] == "对弈"  # the compiled .mo, read from the wheel
