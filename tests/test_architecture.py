@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -231,3 +232,18 @@ def test_job_modules_are_discovered_not_listed():
         "studies.check",
     } <= names
     assert not hasattr(jobs, "JOB_MODULES")
+
+
+def test_the_layer_picture_in_the_architecture_page_is_the_layer_table():
+    # docs/ARCHITECTURE.md draws LAYERS as numbered rows, lowest last; a new app or layer
+    # must be drawn there too (the picture once had 7 tiers while this table had 8).
+    text = (ROOT.parent / "docs" / "ARCHITECTURE.md").read_text()
+    picture = text.split("## The layers", 1)[1].split("```", 2)[1]
+    packages = set().union(*LAYERS)
+    drawn: dict[int, set[str]] = {}
+    for line in picture.splitlines():
+        number, _, rest = line.strip().partition(" ")
+        if number.isdigit():  # "N name  name  name      what they hold"
+            drawn[int(number)] = set(re.split(r"\s{3,}", rest.strip())[0].split())
+    assert set().union(*drawn.values()) <= packages
+    assert drawn == {n: layer for n, layer in enumerate(LAYERS, 1)}
