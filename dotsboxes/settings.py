@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy on every answer
 ]
 
 ROOT_URLCONF = "dotsboxes.urls"
@@ -330,6 +331,22 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     # The language cookie goes with the session's: HTTPS only (issue 23.11).
     LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Content-Security-Policy (django-csp; docs/SECURITY.md): scripts only from this site's
+# files, never inline or eval (an injected <script> does not run); styles may be
+# inline (the SVG boards and htmx's indicator style use them); sockets to this site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

@@ -36,6 +36,12 @@
   // words, as its reason: show it until a socket opens again (the extension keeps
   // retrying with its back-off; each retry would otherwise say "Reconnecting…").
   var refused = "";
+  // The chat box empties once its line was sent (not inline: the page's CSP forbids eval).
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var form = evt.detail.elt;
+    if (evt.detail.successful && form && form.matches && form.matches("form.chat-form")) form.reset();
+  });
+
   // A change that counted but could not be read back (the database connection died
   // after the commit): the server says so with this event; fetch the room soon.
   document.body.addEventListener("room-resync", function () { setTimeout(resync, 500); });
