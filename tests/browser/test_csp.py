@@ -65,7 +65,7 @@ def test_the_main_pages_work_under_the_policy_and_report_no_violation(live_serve
 
 
 def test_an_injected_inline_script_does_not_run(live_server, watched):
-    page, console = watched
+    page, _console = watched
     page.goto(live_server.url + "/learn/")
     page.evaluate(
         """() => {
@@ -80,4 +80,3 @@ def test_an_injected_inline_script_does_not_run(live_server, watched):
     page.wait_for_timeout(300)
     assert page.evaluate("window.__injected") is None
     assert any(v.startswith("script-src") for v in violations(page))
-    assert any("Refused to execute" in m for m in console)  # and Chromium says so
