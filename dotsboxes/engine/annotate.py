@@ -14,10 +14,10 @@ For the position before edge ``i`` (its mover ``M``):
 
 * ``value``: the value of the position for ``M`` (the solver's convention:
   ``M``'s final margin over the boxes still unclaimed, with best play).
-  **Exact** when :func:`solver.solve` settles it within :data:`SOLVE_NODES`
-  nodes; otherwise the master's search (:func:`search.search`, the same
-  node rates and leaf completions as the master level) gives an estimate,
-  marked ``exact: false``.
+  **Exact** when :func:`solver.solve` settles it within the solver core's
+  node limit (:func:`budget`: :data:`SOLVE_NODES` for Python); otherwise
+  the master's search (:func:`search.search`, the same node rates and leaf
+  completions as the master level) gives an estimate, marked ``exact: false``.
 * ``played``: the value of the edge drawn, for ``M``.  It costs nothing: it is
   the value of the next position, negated when the turn passes, plus the
   boxes the edge claimed when it does not.  Exact when that position is.
@@ -56,12 +56,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from dotsboxes.rules import Board, Edge, Player
 
+from . import backend_name
 from . import search as _search
 from . import solver as _solver
-from .players import MASTER_PLAYOUTS, MASTER_STATIC_SAFE_EDGES, NODE_RATE
+from .players import MASTER_PLAYOUTS, MASTER_STATIC_SAFE_EDGES, NODE_RATE, SOLVER_RATES
 
 #: Solver nodes per position before it gives up on an exact value (about 2-4 s).
 SOLVE_NODES = 250_000
@@ -72,6 +74,38 @@ SOLVE_NODES = 250_000
 #: costs the larger limit.
 REACH = 36
 REACH_NODES = 1_000_000
+#: The native core gets the same CPU time per position as Python, at its node rate
+#: (``players.SOLVER_RATES``: 13 times Python's, so 3.3 and 13.3 million nodes), and a
+#: reach of 40 undrawn edges.  Measured on 4 master-against-club 5 x 5 games, solved
+#: backwards as here: positions with 40 undrawn edges took 1.4 to 4.3 million nodes,
+#: with 41 8.7 to 14.4 million, with 42 18.5 million or more (docs/ENGINE.md); a larger
+#: reach would mostly buy failed attempts at 13 million nodes each.
+NATIVE_RATIO = SOLVER_RATES["native"] / SOLVER_RATES["python"]
+NATIVE_REACH = 40
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The solver's node limits for one position of an analysis."""
+
+    solve_nodes: int
+    reach: int
+    reach_nodes: int
+
+
+BUDGETS = {
+    "python": Budget(SOLVE_NODES, REACH, REACH_NODES),
+    "native": Budget(
+        int(SOLVE_NODES * NATIVE_RATIO), NATIVE_REACH, int(REACH_NODES * NATIVE_RATIO)
+    ),
+}
+
+
+def budget() -> Budget:
+    """The node limits of the solver core in use (chosen when the analysis starts)."""
+    return BUDGETS[backend_name()]
+
+
 #: Solver nodes for one step of the best line that finds a position's controller.
 LINE_NODES = 50_000
 #: Consecutive positions the solver failed before the rest go straight to estimates
@@ -155,8 +189,8 @@ def annotate(
     *,
     start_key: str = "",
     progress: Progress | None = None,
-    solve_nodes: int = SOLVE_NODES,
-    reach_nodes: int = REACH_NODES,
+    solve_nodes: int | None = None,
+    reach_nodes: int | None = None,
     estimate_nodes: int = ESTIMATE_NODES,
     misses: int = MISSES,
 ) -> dict:
@@ -168,9 +202,13 @@ def annotate(
     ``margins`` (Blue's predicted final margin before each edge and at the
     end, with whether it is exact), per-player totals in ``players``,
     ``exact_from`` (the first ply whose position is exact) and the settings.
+    ``solve_nodes`` and ``reach_nodes`` default to the solver core's :func:`budget`.
     Raises :class:`dotsboxes.rules.RulesError` on an illegal edge.
     """
     started = time.process_time()
+    limits = budget()
+    solve_nodes = limits.solve_nodes if solve_nodes is None else solve_nodes
+    reach_nodes = limits.reach_nodes if reach_nodes is None else reach_nodes
     board = Board.from_key(start_key) if start_key else Board(width, height)
     if (board.width, board.height) != (width, height):
         raise ValueError(f"the start position is not a {width} x {height} board")
@@ -203,7 +241,7 @@ def annotate(
         solution = None
         if failed < misses:
             undrawn = len(before.legal_moves)
-            nodes = reach_nodes if undrawn <= REACH else solve_nodes
+            nodes = reach_nodes if undrawn <= limits.reach else solve_nodes
             solution = _solver.solve(before, max_nodes=nodes)
             failed = 0 if solution is not None else failed + 1
         if solution is not None:
@@ -265,7 +303,9 @@ def annotate(
         "cpu_seconds": round(time.process_time() - started, 2),
         "settings": {
             "solve_nodes": solve_nodes,
+            "reach": limits.reach,
             "reach_nodes": reach_nodes,
+            "backend": backend_name(),
             "estimate_nodes": estimate_nodes,
         },
     }

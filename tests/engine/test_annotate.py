@@ -148,3 +148,31 @@ def test_positions_within_the_promised_reach_get_the_larger_solver_limit():
     assert not starved["edges"][0]["exact"]
     assert all(e["exact"] for e in reached["edges"])
     assert reached["exact_from"] == 0
+
+
+@pytest.mark.parametrize("core", ["python", "native"])
+def test_the_solver_limits_follow_the_core_in_use(core):
+    """Python keeps its measured limits; the native core gets the same CPU time at its
+    node rate (players.SOLVER_RATES), so it reaches further into the game."""
+    from dotsboxes.engine import _backend
+    from dotsboxes.engine import annotate as module
+    from dotsboxes.engine.players import SOLVER_RATES
+
+    from .differential import backend
+
+    if core == "native" and _backend.native is None:
+        pytest.skip("the C extension was not built")
+    with backend(core):
+        result = annotate(1, 1, ["a1-b1", "a1-a2", "b1-b2", "a2-b2"])
+    limits = module.BUDGETS[core]
+    assert result["settings"]["backend"] == core
+    assert result["settings"]["solve_nodes"] == limits.solve_nodes
+    assert result["settings"]["reach_nodes"] == limits.reach_nodes
+    assert result["settings"]["reach"] == limits.reach
+    python = module.BUDGETS["python"]
+    assert (python.solve_nodes, python.reach, python.reach_nodes) == (250_000, 36, 1_000_000)
+    if core == "native":
+        ratio = SOLVER_RATES["native"] / SOLVER_RATES["python"]
+        assert limits.solve_nodes == int(python.solve_nodes * ratio)
+        assert limits.reach_nodes == int(python.reach_nodes * ratio)
+        assert limits.reach > python.reach
