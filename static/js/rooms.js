@@ -59,7 +59,7 @@
   document.addEventListener("htmx:wsClose", function (evt) {
     var closing = evt.detail && evt.detail.event;
     if (closing && closing.code === 4429) {
-      refused = closing.reason || t(conn, "refused", "Too many connections: please wait and reload.");
+      refused = closing.reason || t(conn, "refused", "Too many connections from this browser or network: please wait a minute, then reload the page.");
       setConn("refused", refused);
       return;
     }
