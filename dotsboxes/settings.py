@@ -18,6 +18,21 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+def site_dir() -> Path:
+    """Where the site's ``templates/``, ``static/`` and ``docs/API.md`` are.
+
+    A checkout (or an editable install of one), marked by ``manage.py``, has them beside
+    the package; an installed wheel carries copies in ``dotsboxes/_site/`` (setup.py).
+    """
+    if (BASE_DIR / "manage.py").is_file():
+        return BASE_DIR
+    return Path(__file__).resolve().parent / "_site"
+
+
+#: The site files' folder (docs/SETTINGS.md); derived, not read from the environment.
+SITE_DIR = site_dir()
+
+
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None or value == "":
@@ -97,7 +112,7 @@ ASGI_APPLICATION = "dotsboxes.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SITE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -370,9 +385,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 # Where collectstatic writes (env: two test servers collecting at once each need their own).
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [SITE_DIR / "static"]
 # Files served at the site root by WhiteNoise: /favicon.ico, which every browser asks for.
-WHITENOISE_ROOT = BASE_DIR / "static" / "root"
+WHITENOISE_ROOT = SITE_DIR / "static" / "root"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -32,7 +32,7 @@ from .models import ApiToken, Challenge
 
 NEW_TOKEN_KEY = "api_new_token"
 #: The bot API's documentation, one file for the repository and the site.
-API_DOC = Path(settings.BASE_DIR) / "docs" / "API.md"
+API_DOC = Path(settings.SITE_DIR) / "docs" / "API.md"
 
 
 def _profile(user: object) -> str:
