@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 
 import pytest
@@ -120,3 +122,36 @@ def _site_language_after_each_test():
     from django.utils import translation
 
     translation.deactivate()
+
+
+@contextlib.contextmanager
+def without_running_loop():
+    """Hide the thread's running event loop (if any) for the duration, then put it back.
+
+    Playwright's sync API (the browser tests' session-wide ``playwright`` fixture)
+    leaves its loop marked as running in the main thread for the rest of the worker's
+    session.  A plain test that later runs in that worker then looks, to asgiref, as
+    if it ran on an event loop: every ``async_to_sync`` fails (a room's pushes are
+    dropped with a warning, a test that listens to a group fails), though the same
+    code runs in a thread with no loop on a real server (a view, the ticker's thread).
+    """
+    loop = asyncio._get_running_loop()
+    if loop is None:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_event_loop(request):
+    """Tests outside the browser run as a server's sync code does: with no loop running
+    in their thread, whichever browser tests this worker ran before them."""
+    if "playwright" in request.fixturenames:  # a browser test: Playwright's loop is its own
+        yield
+        return
+    with without_running_loop():
+        yield
