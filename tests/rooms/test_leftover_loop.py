@@ -52,4 +52,3 @@ def test_a_move_reaches_the_room_after_a_loop_was_left_running(
     assert response.status_code == 200
     html = async_to_sync(heard)(channel)  # the push was sent, not dropped with a warning
     assert 'data-kind="game"' in html and "a1-b1" in html
-
