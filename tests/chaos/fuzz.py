@@ -401,10 +401,26 @@ async def set_up(base: str) -> tuple[list[Player], list[str], dict]:
         "/accounts/settings/data",
         "/accounts/settings/close",
         "/reports/1/reopen/",
+        "/reports/chat/line/1/",
+        "/reports/chat/1/resolve/",
+        "/reports/mute/fuzzer",
+        "/reports/unmute/fuzzer",
+        "/reports/fairplay/fuzzer/decide",
+        "/moderation/block/fuzzbot",
+        "/moderation/unblock/fuzzbot",
         f"/analysis/game/{computer_id}/request",
         f"/learn/practice/{slug[1] if slug else 'x'}/",
         f"/learn/from-game/{computer_id}/0/",
     ]
+    # A study of the person's with one chapter, so posts reach the studies' checks.
+    where = await person.form(
+        "/studies/new",
+        {"s-title": "Fuzz study", "s-description": "", "s-visibility": "public", "create": "1"},
+    )
+    study = "/studies/" + where.rstrip("/").split("/")[-2]
+    await person.form(f"{study}/edit", {"action": "chapter", "c-title": "One", "c-size": "2x2"})
+    paths += ["/studies/new"]
+    paths += [f"{study}/{a}" for a in ("edit", "copy", "staff", "1/answer", "1/edit")]
     players = [alice, bob, stranger, bot, other, person]
     # The last token is the revoked one.
     return players, paths, {"room": room, "tokens": [tokens[0], other_tokens[0], tokens[1]]}
