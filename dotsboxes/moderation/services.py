@@ -114,6 +114,12 @@ def mute_create(*, user: object, by: object, hours: float, reason: str) -> ChatM
         raise ModerationError(_("Say why the chat is muted."))
     if not 0 < hours <= MUTE_DAYS_MAX * 24:
         raise ModerationError(_("A mute lasts from an hour to a year."))
+    running = active_mute(user.pk)
+    if running is not None:  # a repeated post (or two staff at once) must not stack mutes
+        raise ModerationError(
+            _("This chat is already muted until %(until)s: lift that mute to set another.")
+            % {"until": until_text(running.until)}
+        )
     return ChatMute.objects.create(
         user=user, by=by, reason=reason, until=timezone.now() + timedelta(hours=hours)
     )

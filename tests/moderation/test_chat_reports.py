@@ -121,3 +121,13 @@ def test_staff_resolve_a_chat_report(chatted, staff):
     staff.post(reverse("reports:chat_resolve", args=[report.pk]), {"note": "muted a day"})
     report.refresh_from_db()
     assert report.status == "resolved" and report.resolved_by.username == "sam"
+
+
+def test_a_repeated_mute_is_refused_and_keeps_the_running_one(chatted, staff):
+    mute = {"hours": 24, "reason": "insulted his opponent"}
+    staff.post(reverse("reports:mute", args=["bob"]), mute)
+    first = ChatMute.objects.get()
+    response = staff.post(reverse("reports:mute", args=["bob"]), mute, follow=True)
+    assert "already muted until" in response.content.decode()
+    assert list(ChatMute.objects.all()) == [first]
+    assert ChatMute.objects.get().until == first.until
