@@ -1013,6 +1013,7 @@ async def scenario(base: str, env: dict[str, str], endpoints: list[dict]) -> dic
         cases += await account_cases(run, alice, carol, sam, anon, game_id)
         from tests.chaos.bad_posts_apps import (
             api_cases,
+            moderation_cases,
             puzzle_cases,
             study_cases,
             tournament_cases,
@@ -1023,6 +1024,7 @@ async def scenario(base: str, env: dict[str, str], endpoints: list[dict]) -> dic
         cases += await puzzle_cases(run, people)
         cases += await tournament_cases(run, people)  # after the API's: its bots
         cases += await study_cases(run, people)
+        cases += await moderation_cases(run, people)
         cases += admin_cases(endpoints, sam, carol)
         missing = [t for t in MUST_WATCH if t not in db.tables]
         assert not missing, f"tables not watched: {missing}"

@@ -652,3 +652,107 @@ async def study_cases(run: Run, people: dict[str, Persona]) -> list[Case]:
         Case("duplicate", carol, chapter, draw, "same", htmx=False, first=True),
     ]
     return cases
+
+
+async def moderation_cases(run: Run, people: dict[str, Persona]) -> list[Case]:
+    """Blocks (any signed-in player), chat reports, mutes and fair-play decisions (staff):
+    forged, signed out, not staff, no such player or line, bad values, duplicates; each
+    refused with a message or a 4xx, nothing changed."""
+    carol, sam, anon = people["carol"], people["sam"], people["anon"]
+    erin = run.persona("erin")
+    await erin.get("/rooms/")
+    await sign_up(erin, "erin")
+    # A chat line of Carol's in a room of hers that Erin joined, for the chat reports.
+    data = {"width": 2, "height": 2, "side": "blue", "timer": 0, "visibility": "public"}
+    status, _, where = await carol.post("/rooms/new", {**data, "name": "Carol"})
+    assert status == 302, ("room", status)
+    room = where.rstrip("/").rsplit("/", 1)[-1]
+    status, _, _ = await erin.post(f"/rooms/{room}/join", {"name": "Erin"})
+    assert status == 302, ("join", status)
+    status, _, _ = await carol.post(f"/rooms/{room}/chat", {"text": "a chat line"}, htmx=True)
+    assert status < 400, ("chat", status)
+    ((line,),) = run.db.rows("SELECT max(id) FROM rooms_message WHERE kind = 'chat'")
+    cases: list[Case] = []
+    # Blocks: a player blocks another; not themselves, not staff; twice is once.
+    for action in ("block", "unblock"):
+        path = f"/moderation/{action}/erin"
+        cases += forged(carol, sam, path, {}, htmx=False)
+        cases += [
+            Case("signed out", anon, path, {}, "login", htmx=False),
+            Case("no such player", carol, f"/moderation/{action}/nosuch", {}, "404", htmx=False),
+            Case("duplicate", carol, path, {}, "message", htmx=False, first=True),
+        ]
+    cases += [
+        Case("oneself", carol, "/moderation/block/carol", {}, "message", htmx=False),
+        Case("a staff account", carol, "/moderation/block/sam", {}, "message", htmx=False),
+    ]
+    # Chat reports: any signed-in player reports a line; staff resolve them.
+    report = f"/reports/chat/line/{line}/"
+    reason = {"reason": "Rude words."}
+    cases += forged(erin, sam, report, reason, htmx=False)
+    cases += [
+        Case("signed out", anon, report, reason, "login", htmx=False),
+        Case("no such line", erin, "/reports/chat/line/99999/", reason, "404", htmx=False),
+        Case("reason too long", erin, report, {"reason": "x" * 1001}, "form", htmx=False),
+        Case("control character", erin, report, {"reason": "rude\x00"}, "form", htmx=False),
+        # The same line twice by the same player: the first report stands.
+        Case("duplicate", erin, report, reason, "same", htmx=False, first=True),
+    ]
+    status, _, _ = await erin.post(report, reason)
+    assert status == 302, ("chat report", status)
+    ((pk,),) = run.db.rows("SELECT max(id) FROM reports_chatreport")
+    resolve = f"/reports/chat/{pk}/resolve/"
+    note = {"note": "Checked: muted a day."}
+    cases += forged(sam, carol, resolve, note, htmx=False)
+    cases += [
+        Case("not staff", carol, resolve, note, "404", htmx=False),
+        Case("signed out", anon, resolve, note, "login", htmx=False),
+        Case("no such report", sam, "/reports/chat/99999/resolve/", note, "404", htmx=False),
+        Case("no note", sam, resolve, {"note": ""}, "message", htmx=False),
+        Case("control character", sam, resolve, {"note": "ok\x00"}, "message", htmx=False),
+        Case("duplicate", sam, resolve, note, "message", htmx=False, first=True),
+    ]
+    # Mutes: staff only, from an hour to a year, with a reason; muting twice is refused.
+    mute = "/reports/mute/carol"
+    why = {"hours": "24", "reason": "Rude words in chat."}
+    cases += forged(sam, carol, mute, why, htmx=False)
+    cases += [
+        Case("not staff", carol, mute, why, "404", htmx=False),
+        Case("signed out", anon, mute, why, "login", htmx=False),
+        Case("no such player", sam, "/reports/mute/nosuch", why, "404", htmx=False),
+        Case("bad hours", sam, mute, {**why, "hours": "-3"}, "message", htmx=False),
+        Case("not a number", sam, mute, {**why, "hours": "x"}, "message", htmx=False),
+        Case("no reason", sam, mute, {**why, "reason": " "}, "message", htmx=False),
+        Case("control character", sam, mute, {**why, "reason": "x\x1b"}, "message", htmx=False),
+        Case(
+            "foreign next",
+            sam,
+            mute,
+            {**why, "hours": "0", "next": "//evil.example/"},
+            "message",
+            htmx=False,
+        ),
+        Case("duplicate", sam, mute, why, "message", htmx=False, first=True),
+    ]
+    unmute = "/reports/unmute/carol"
+    cases += forged(sam, carol, unmute, {}, htmx=False)
+    cases += [
+        Case("not staff", carol, unmute, {}, "404", htmx=False),
+        Case("signed out", anon, unmute, {}, "login", htmx=False),
+        Case("no such player", sam, "/reports/unmute/nosuch", {}, "404", htmx=False),
+        Case("duplicate", sam, unmute, {}, "message", htmx=False, first=True),
+    ]
+    # Fair-play decisions: staff only, a known action and a reason; marking twice refused.
+    decide = "/reports/fairplay/erin/decide"
+    mark = {"action": "mark", "reason": "Engine moves in every game."}
+    cases += forged(sam, carol, decide, mark, htmx=False)
+    cases += [
+        Case("not staff", carol, decide, mark, "404", htmx=False),
+        Case("signed out", anon, decide, mark, "login", htmx=False),
+        Case("no such player", sam, "/reports/fairplay/nosuch/decide", mark, "404", htmx=False),
+        Case("unknown action", sam, decide, {**mark, "action": "x"}, "message", htmx=False),
+        Case("no reason", sam, decide, {**mark, "reason": ""}, "message", htmx=False),
+        Case("not marked", sam, decide, {**mark, "action": "unmark"}, "message", htmx=False),
+        Case("duplicate", sam, decide, mark, "message", htmx=False, first=True),
+    ]
+    return cases
