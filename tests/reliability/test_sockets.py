@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
@@ -69,20 +71,29 @@ def test_over_uvicorn_a_handshake_flood_gets_4429_and_the_wait_not_a_403(tmp_pat
     async def flood(base: str) -> dict:
         url = base.replace("http", "ws") + "/ws/rooms/"
         headers = {"Origin": "http://127.0.0.1"}
+        other_closes = []
         async with aiohttp.ClientSession() as session:
-            for n in range(300):  # 120 a minute from one address; a new minute may begin
+            for n in range(300):  # 120 a minute from one address
                 async with session.ws_connect(url, headers=headers) as ws:
                     try:  # an open lobby socket sends nothing; a refused one closes at once
-                        message = await ws.receive(timeout=0.05 if n < 110 else 2)
+                        message = await ws.receive(timeout=0.05 if n < 110 else 1)
                     except TimeoutError:
                         continue
-                    if message.type == aiohttp.WSMsgType.CLOSE:
-                        return {"n": n, "code": message.data, "reason": message.extra}
-        return {}
+                    if message.type != aiohttp.WSMsgType.CLOSE:
+                        continue
+                    if message.data != 4429:
+                        other_closes.append((n, message.data, message.extra))
+                        continue
+                    return {"n": n, "reason": message.extra, "other_closes": other_closes}
+        return {"other_closes": other_closes}
 
+    # The counts are per clock minute: a flood that straddled a minute's end would meet a
+    # fresh count half-way (and wait 1 s a socket past the 110th for up to 240 sockets).
+    if 60 - time.time() % 60 < 40:
+        time.sleep(60 - time.time() % 60 + 0.2)
     with asgi_servers(env, worker_ports(1), ["uvicorn"]) as (base,), ThreadPoolExecutor(1) as pool:
         refused = pool.submit(asyncio.run, flood(base)).result(timeout=240)
-    assert refused, "no handshake was refused"
-    assert refused["n"] >= 120
-    assert refused["code"] == 4429
+    assert refused.get("n") is not None, f"no handshake was refused: {refused}"
+    assert refused["other_closes"] == []
+    assert refused["n"] >= 120, refused
     assert refused["reason"].startswith("Too many tries in a short time. Please wait ")
