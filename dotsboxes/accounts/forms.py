@@ -74,20 +74,9 @@ class SigninForm(AuthenticationForm):
     }
 
 
-class PasswordCheckMixin:
-    """A field for the current password, checked against the account."""
+class PasswordCheckedForm(forms.Form):
+    """A form that asks for the account's current password and checks it."""
 
-    def clean_password(self) -> str:
-        password = self.cleaned_data.get("password", "")
-        if not self.user.check_password(password):
-            raise ValidationError(_("That is not your current password."), code="password")
-        return password
-
-
-class EmailChangeForm(PasswordCheckMixin, forms.Form):
-    """A new address (empty: no address), with the current password."""
-
-    address = forms.EmailField(label=_("New email address"), required=False, max_length=254)
     password = forms.CharField(
         label=_("Your password"),
         strip=False,
@@ -97,6 +86,22 @@ class EmailChangeForm(PasswordCheckMixin, forms.Form):
     def __init__(self, user, *args, **kwargs) -> None:
         self.user = user
         super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data.get("password", "")
+        if not self.user.check_password(password):
+            raise ValidationError(_("That is not your current password."), code="password")
+        return password
+
+
+class EmailChangeForm(PasswordCheckedForm):
+    """A new address (empty: no address), with the current password."""
+
+    address = forms.EmailField(label=_("New email address"), required=False, max_length=254)
+    field_order = ["address", "password"]
+
+    def __init__(self, user, *args, **kwargs) -> None:
+        super().__init__(user, *args, **kwargs)
         self.fields["address"].help_text = _(
             "We mail a link to it; the address is used only after you click it. "
             "Leave it empty to remove your address."

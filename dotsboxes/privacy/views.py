@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from dotsboxes import clock, throttle
-from dotsboxes.accounts.forms import PasswordCheckMixin
+from dotsboxes.accounts.forms import PasswordCheckedForm
 
 from .closing import account_close
 from .export import archive
 
 
-class CloseForm(PasswordCheckMixin, forms.Form):
-    password = forms.CharField(
-        label=_("Your password"),
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
-
-    def __init__(self, user, *args, **kwargs) -> None:
-        self.user = user
-        super().__init__(*args, **kwargs)
+class CloseForm(PasswordCheckedForm):
+    """Closing asks for the password: a borrowed session alone cannot close the account."""
 
 
 @login_required
