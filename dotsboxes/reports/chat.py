@@ -10,7 +10,6 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -22,6 +21,7 @@ from dotsboxes.rooms.models import Message
 from .access import staff_required
 from .forms import ChatReportForm, MuteForm, ResolveForm
 from .models import ChatReport
+from .views import resolve_open
 
 CONTEXT_LINES = 5  # chat lines kept before and after the reported one
 
@@ -114,24 +114,12 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @staff_required
 def resolve(request: HttpRequest, pk: int) -> HttpResponse:
-    report = get_object_or_404(ChatReport, pk=pk)
-    form = ResolveForm(request.POST)
-    if not form.is_valid():
-        messages.error(
-            request, gettext("Write a short note saying what was found before resolving.")
-        )
-        return redirect(report)
-    done = ChatReport.objects.filter(pk=pk, status=ChatReport.Status.OPEN).update(
-        status=ChatReport.Status.RESOLVED,
-        resolution_note=form.cleaned_data["note"].strip(),
-        resolved_by=request.user,
-        resolved_at=timezone.now(),
+    return resolve_open(
+        request,
+        get_object_or_404(ChatReport, pk=pk),
+        resolved=gettext("Chat report %(pk)s is resolved.") % {"pk": pk},
+        already=gettext("Chat report %(pk)s is already resolved.") % {"pk": pk},
     )
-    if done:
-        messages.success(request, gettext("Chat report %(pk)s is resolved.") % {"pk": pk})
-    else:
-        messages.error(request, gettext("Chat report %(pk)s is already resolved.") % {"pk": pk})
-    return redirect(report)
 
 
 @require_POST

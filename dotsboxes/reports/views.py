@@ -235,25 +235,40 @@ def _study_detail(request: HttpRequest, report: Report) -> HttpResponse:
 @require_POST
 @staff_required
 def resolve(request: HttpRequest, pk: int) -> HttpResponse:
-    report = get_object_or_404(Report, pk=pk)
+    return resolve_open(
+        request,
+        get_object_or_404(Report, pk=pk),
+        resolved=gettext("Report %(pk)s is resolved.") % {"pk": pk},
+        already=gettext("Report %(pk)s is already resolved.") % {"pk": pk},
+    )
+
+
+def resolve_open(request: HttpRequest, report, *, resolved: str, already: str) -> HttpResponse:
+    """Resolve ``report`` (a game, study or chat report) with the staff member's note.
+
+    Only an open report is resolved: the same form posted twice, or two members of
+    staff at once, leave the first resolution (who, when, the note) as it was.
+    """
     form = ResolveForm(request.POST)
     if not form.is_valid():
         messages.error(
             request, gettext("Write a short note saying what was found before resolving.")
         )
         return redirect(report)
-    # Only an open report is resolved: the same form posted twice, or two members of
-    # staff at once, leave the first resolution (who, when, the note) as it was.
-    done = Report.objects.filter(pk=pk, status=Report.Status.OPEN).update(
-        status=Report.Status.RESOLVED,
-        resolution_note=form.cleaned_data["note"].strip(),
-        resolved_by=request.user,
-        resolved_at=timezone.now(),
+    done = (
+        type(report)
+        .objects.filter(pk=report.pk, status=report.Status.OPEN)
+        .update(
+            status=report.Status.RESOLVED,
+            resolution_note=form.cleaned_data["note"].strip(),
+            resolved_by=request.user,
+            resolved_at=timezone.now(),
+        )
     )
     if done:
-        messages.success(request, gettext("Report %(pk)s is resolved.") % {"pk": report.pk})
+        messages.success(request, resolved)
     else:
-        messages.error(request, gettext("Report %(pk)s is already resolved.") % {"pk": report.pk})
+        messages.error(request, already)
     return redirect(report)
 
 
