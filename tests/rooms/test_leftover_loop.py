@@ -15,7 +15,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from dotsboxes.rooms import push
-from tests.rooms.conftest import act, join, open_room
+from tests.rooms.conftest import ACROSS_LOOPS, act, join, open_room
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +30,7 @@ def leftover_loop():
     loop.close()
 
 
+@ACROSS_LOOPS
 def test_a_move_reaches_the_room_after_a_loop_was_left_running(
     leftover_loop, transactional_db, alice, bob
 ):

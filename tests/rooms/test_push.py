@@ -7,7 +7,7 @@ import re
 import statistics
 
 from dotsboxes.rules import Board
-from tests.rooms.conftest import act, join, open_room
+from tests.rooms.conftest import ACROSS_LOOPS, act, join, open_room
 
 
 def play_random(room, alice, bob, moves: int, seed: int = 1) -> list[str]:
@@ -96,6 +96,7 @@ def test_an_edge_that_withdraws_an_offer_pushes_only_its_button_back(transaction
     assert len(html.encode()) <= 1500
 
 
+@ACROSS_LOOPS
 def test_the_clocks_edge_reaches_the_room_with_the_offer_it_withdrew(transactional_db, alice, bob):
     # Room pushes go out from the change the room's step returns (no listener of the core's
     # event any more): the clock's edges too, with the actions as the edge left them.
