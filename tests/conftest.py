@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 
 import pytest
 
@@ -108,6 +109,21 @@ def _close_connection_pools(django_db_setup, django_db_blocker):
 def _no_automatic_analysis(settings):
     """Finished games are not analysed by themselves in tests (tests/analysis turn it on)."""
     settings.ANALYSIS_AUTO = False
+
+
+@pytest.fixture(autouse=True)
+def _analyses_end_with_their_test():
+    """Wait for the analyses a test started in this process before the next test runs.
+
+    The next test's rows reuse the flushed ids (SQLite), and a job left over would
+    store into, or report progress on, a row of that test.
+    """
+    yield
+    from dotsboxes.analysis import jobs as analysis_jobs
+
+    deadline = time.monotonic() + 60
+    while analysis_jobs.running() and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 @pytest.fixture(autouse=True)

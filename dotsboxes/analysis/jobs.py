@@ -53,6 +53,12 @@ _running_lock = threading.Lock()
 # -- a game's analysis ------------------------------------------------------------------
 
 
+def running() -> int:
+    """How many analyses this process has sent and not yet stored (embedded lane)."""
+    with _running_lock:
+        return len(_running)
+
+
 def is_running(pk: int) -> bool:
     """True while this process runs (or has queued in its threads) analysis ``pk``."""
     with _running_lock:
@@ -142,7 +148,9 @@ def report_progress(pk: int, done: int, total: int) -> None:
     # or in the worker's job thread: give the connection back each time, or that thread
     # keeps one of the pool's few for ever.
     try:
-        GameAnalysis.objects.filter(pk=pk).exclude(status=GameAnalysis.Status.DONE).update(
+        # Only a row still in the lane: a late report must not bring back a finished or
+        # failed one (it would count in its owner's share again, over the cap).
+        GameAnalysis.objects.filter(pk=pk, status__in=scheduling.IN_LANE).update(
             status=GameAnalysis.Status.RUNNING, done=done, total=total, updated_at=timezone.now()
         )
     finally:

@@ -168,3 +168,23 @@ def test_a_player_finishing_games_faster_than_the_engine_gets_the_first_ones_ana
     more.refresh_from_db()
     assert more.status == Game.Status.FINISHED
     assert not GameAnalysis.objects.filter(game=more).exists()  # the share is full: skipped
+
+
+def test_a_late_progress_report_does_not_bring_a_failed_analysis_back_into_the_lane():
+    from django.utils import timezone
+
+    from dotsboxes.analysis import jobs as analysis_jobs
+
+    game = played_game(width=2, height=2, seed=5, mode=Game.Mode.LOCAL)
+    row = GameAnalysis.objects.create(
+        game=game,
+        game_version=game.version,
+        engine_version=1,
+        owner="user:7",
+        sent_at=timezone.now(),
+        status=GameAnalysis.Status.FAILED,
+    )
+    analysis_jobs.report_progress(row.pk, 3, 10)  # the engine's report came after the failure
+    row.refresh_from_db()
+    assert row.status == GameAnalysis.Status.FAILED
+    assert scheduling.in_lane("user:7") == 0
