@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import os
+import asyncio
+import threading
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -11,12 +12,55 @@ from django.urls import reverse
 
 from dotsboxes.rooms.models import Room
 
-ACROSS_LOOPS = pytest.mark.skipif(
-    bool(os.environ.get("REDIS_URL")),
-    reason="listens on a channel made in one event loop and receives in another, which "
-    "channels-redis does not serve (it timed out); the in-memory layer runs it, and the live "
-    "server tests cover pushes over Redis",
-)
+
+class RoomListener:
+    """Hears what a room pushes to its groups, as a consumer would.
+
+    Subscribing and receiving run on one event loop of the listener's own, in its own
+    thread: channels-redis keeps its connections per loop, so a channel made in one
+    loop cannot be read from another (each ``async_to_sync`` call makes a new one).
+    """
+
+    def __init__(self) -> None:
+        from channels.layers import get_channel_layer
+
+        self.layer = get_channel_layer()
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def _run(self, coroutine, timeout: float = 10.0):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    def listen(self, room: Room) -> str:
+        """A new channel in every language group of ``room``."""
+        from django.conf import settings
+
+        from dotsboxes.rooms import push
+
+        async def listen() -> str:
+            channel = await self.layer.new_channel()
+            for code, _name in settings.LANGUAGES:
+                await self.layer.group_add(push.language_group(room.group, code), channel)
+            return channel
+
+        return self._run(listen())
+
+    def heard(self, channel: str, timeout: float = 5.0) -> dict:
+        """The next message on ``channel`` (fails after ``timeout`` seconds of silence)."""
+        return self._run(asyncio.wait_for(self.layer.receive(channel), timeout), timeout + 5)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
+
+
+@pytest.fixture
+def listener():
+    one = RoomListener()
+    yield one
+    one.close()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -10,12 +10,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-from django.conf import settings
 
-from dotsboxes.rooms import push
-from tests.rooms.conftest import ACROSS_LOOPS, act, join, open_room
+from tests.rooms.conftest import act, join, open_room
 
 
 @pytest.fixture(scope="module")
@@ -30,26 +26,14 @@ def leftover_loop():
     loop.close()
 
 
-@ACROSS_LOOPS
 def test_a_move_reaches_the_room_after_a_loop_was_left_running(
-    leftover_loop, transactional_db, alice, bob
+    leftover_loop, transactional_db, alice, bob, listener
 ):
     assert asyncio._get_running_loop() is None  # hidden for the test
     room = open_room(alice, width=2, height=2)
     join(bob, room)
-    layer = get_channel_layer()
-
-    async def listen() -> str:
-        channel = await layer.new_channel()
-        for code, _name in settings.LANGUAGES:
-            await layer.group_add(push.language_group(room.group, code), channel)
-        return channel
-
-    async def heard(channel: str) -> str:
-        return (await asyncio.wait_for(layer.receive(channel), timeout=5))["html"]
-
-    channel = async_to_sync(listen)()
+    channel = listener.listen(room)
     response = act(alice, room, "move", edge="a1-b1")
     assert response.status_code == 200
-    html = async_to_sync(heard)(channel)  # the push was sent, not dropped with a warning
+    html = listener.heard(channel)["html"]  # the push was sent, not dropped with a warning
     assert 'data-kind="game"' in html and "a1-b1" in html

@@ -7,7 +7,7 @@ import re
 import statistics
 
 from dotsboxes.rules import Board
-from tests.rooms.conftest import ACROSS_LOOPS, act, join, open_room
+from tests.rooms.conftest import act, join, open_room
 
 
 def play_random(room, alice, bob, moves: int, seed: int = 1) -> list[str]:
@@ -96,40 +96,26 @@ def test_an_edge_that_withdraws_an_offer_pushes_only_its_button_back(transaction
     assert len(html.encode()) <= 1500
 
 
-@ACROSS_LOOPS
-def test_the_clocks_edge_reaches_the_room_with_the_offer_it_withdrew(transactional_db, alice, bob):
+def test_the_clocks_edge_reaches_the_room_with_the_offer_it_withdrew(
+    transactional_db, alice, bob, listener
+):
     # Room pushes go out from the change the room's step returns (no listener of the core's
     # event any more): the clock's edges too, with the actions as the edge left them.
-    import asyncio
     from datetime import timedelta
 
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-    from django.conf import settings
     from django.utils import timezone
 
-    from dotsboxes.rooms import push, ticker
+    from dotsboxes.rooms import ticker
     from dotsboxes.rooms.models import Room
 
     room = open_room(alice, width=3, height=3, timer=30)
     join(bob, room)
     assert act(alice, room, "move", edge="a1-b1").status_code == 200  # Bob (Red) to move
     assert act(alice, room, "offer", "draw").status_code == 200
-    layer = get_channel_layer()
-
-    async def listen() -> str:
-        channel = await layer.new_channel()
-        for code, _name in settings.LANGUAGES:
-            await layer.group_add(push.language_group(room.group, code), channel)
-        return channel
-
-    async def heard(channel: str) -> str:
-        return (await asyncio.wait_for(layer.receive(channel), timeout=5))["html"]
-
-    channel = async_to_sync(listen)()
+    channel = listener.listen(room)
     Room.objects.filter(pk=room.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
     ticker.tick()  # Bob's time ran out: the computer draws his turn
-    html = async_to_sync(heard)(channel)
+    html = listener.heard(channel)["html"]
     assert 'data-kind="game"' in html and "Time ran out for Bob" in html
     assert 'id="room-offer-draw"' not in html and 'id="room-ask-draw"' in html
     assert Room.objects.get(pk=room.pk).draw_offer == ""

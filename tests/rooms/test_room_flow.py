@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from dotsboxes.games.models import Game, Move
 from dotsboxes.rooms.models import Room
-from tests.rooms.conftest import ACROSS_LOOPS, act, browser, join, open_room
+from tests.rooms.conftest import act, browser, join, open_room
 
 # A 2 x 2 boxes game in which nobody claims anything until the end.
 OPENING = ["a1-b1", "a3-b3", "b1-c1", "b3-c3", "a1-a2", "c2-c3"]
@@ -109,35 +109,17 @@ def test_a_move_response_carries_the_new_version_and_board(room, alice):
     assert 'data-edge="a1-b1"' in html and 'id="room-board"' in html
 
 
-@ACROSS_LOOPS
-def test_a_move_is_answered_with_the_very_push_its_change_sent(transactional_db, alice, bob):
+def test_a_move_is_answered_with_the_very_push_its_change_sent(
+    transactional_db, alice, bob, listener
+):
     # The command returns its change and the pushes rendered from it after commit; the
     # request answers with those, so its answer can only be its own room's change (it
     # used to look for it in the thread, where a former room's push could be found).
-    import asyncio
-
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-    from django.conf import settings
-
-    from dotsboxes.rooms import push
-
     room = open_room(alice)
     join(bob, room)
-    layer = get_channel_layer()
-
-    async def listen() -> str:
-        channel = await layer.new_channel()
-        for code, _name in settings.LANGUAGES:
-            await layer.group_add(push.language_group(room.group, code), channel)
-        return channel
-
-    async def heard(channel: str) -> dict:
-        return await asyncio.wait_for(layer.receive(channel), timeout=5)
-
-    channel = async_to_sync(listen)()
+    channel = listener.listen(room)
     html = act(alice, room, "move", edge="a1-b1").content.decode()
-    assert async_to_sync(heard)(channel)["html"] == html
+    assert listener.heard(channel)["html"] == html
     room.game.refresh_from_db()
     assert f'data-version="{room.game.version}"' in html and 'data-edge="a1-b1"' in html
 
