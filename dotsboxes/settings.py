@@ -216,7 +216,7 @@ if REDIS_URL:
             }
         }
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {"BACKEND": "dotsboxes.rediscache.SharedRedisCache", "LOCATION": REDIS_URL}
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

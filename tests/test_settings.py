@@ -120,7 +120,7 @@ def test_redis_url_selects_channels_redis_and_the_redis_cache():
     s = settings_with(REDIS_URL=url)
     assert s["LAYER"].startswith("channels_redis.")
     assert [host["address"] for host in s["LAYER_HOSTS"]] == [url]
-    assert s["CACHE"] == "django.core.cache.backends.redis.RedisCache"
+    assert s["CACHE"] == "dotsboxes.rediscache.SharedRedisCache"
     assert s["ENGINE"] == "django.db.backends.sqlite3"  # each variable switches one thing
 
 
