@@ -19,11 +19,15 @@ row for a vertical one).  Colours alternate game by game; the master keeps its
 transposition table across the moves of a game (:class:`players.Game`), as the
 protocol and the web app's workers do.  Prints each game and the totals: wins,
 margins as first and as second player, and the master's seconds per move.
+``--record FILE`` appends each game to FILE as one JSON line (its edges in
+order, who drew each, and for the master's its seconds, value and whether the
+solver proved it), to replay lost games with the solver.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -96,13 +100,16 @@ def percentile(values: list[float], q: float) -> float:
 
 def play_game(
     binary: str, master_first: bool, budget: float, seed: int, hard_stop: bool = True
-) -> tuple[int, list]:
-    """The master's final margin, and its seconds per move."""
+) -> tuple[int, list, list]:
+    """The master's final margin, its seconds per move, and the game's record
+    (one entry an edge: its name, and for the master's edges the seconds, the
+    value the master gave it and whether the solver proved it)."""
     board = Board(5, 5)
-    # Master keeps its table across the moves of a game where this engine version can.
-    game = players.Game() if hasattr(players, "Game") else players
+    # Master keeps its table across the moves of a game (as the protocol does).
+    game = players.Game()
     ours = Player.BLUE if master_first else Player.RED
     times: list[float] = []
+    record: list = []
     opponent = Opponent(binary)
     try:
         opponent.send("new white" if master_first else "new black")
@@ -111,10 +118,10 @@ def play_game(
                 turn: list[Edge] = []
                 while board.turn is ours and not board.is_over():
                     start = time.perf_counter()
-                    edge = game.choose(
-                        board, level="master", budget=budget, seed=seed, hard_stop=hard_stop
-                    )
+                    thought = game.think(board, budget=budget, seed=seed, hard_stop=hard_stop)
                     times.append(time.perf_counter() - start)
+                    edge = thought.edge
+                    record.append([str(edge), round(times[-1], 4), thought.value, thought.proved])
                     board.play(edge)
                     turn.append(edge)
                 if not board.is_over():
@@ -124,10 +131,11 @@ def play_game(
                     if board.turn is ours:
                         raise EngineFault("the C++ engine moved on after its turn had ended")
                     board.play(edge)
+                    record.append([str(edge)])
     finally:
         opponent.close()
     blue, red = board.scores
-    return (blue - red if master_first else red - blue), times
+    return (blue - red if master_first else red - blue), times, record
 
 
 def main() -> None:
@@ -138,6 +146,7 @@ def main() -> None:
     # The C++ engine's clock is its CPU time; node limits alone are the master's
     # equivalent (its budget as an unloaded machine spends it), whatever the load.
     parser.add_argument("--no-hard-stop", dest="hard_stop", action="store_false")
+    parser.add_argument("--record", help="append each game to this file as a JSON line")
     args = parser.parse_args()
     margins: dict[bool, list[int]] = {True: [], False: []}
     times: list[float] = []
@@ -146,7 +155,7 @@ def main() -> None:
         first = (len(margins[True]) + len(margins[False])) % 2 == 0
         seed += 1
         try:
-            margin, used = play_game(
+            margin, used, record = play_game(
                 args.engine, first, args.movetime, seed=seed, hard_stop=args.hard_stop
             )
         except EngineFault as fault:  # replayed with the next seed, same colours
@@ -156,7 +165,18 @@ def main() -> None:
         margins[first].append(margin)
         times += used
         n = len(margins[True]) + len(margins[False])
-        print(f"game {n}: master {'first ' if first else 'second'} {margin:+d}", flush=True)
+        load = os.getloadavg()[0]
+        print(
+            f"game {n}: master {'first ' if first else 'second'} {margin:+d}  "
+            f"(s per move median {statistics.median(used):.3f} max {max(used):.3f}, "
+            f"load {load:.1f})",
+            flush=True,
+        )
+        if args.record:
+            with open(args.record, "a") as out:
+                line = {"game": n, "seed": seed, "master_first": first, "margin": margin}
+                line |= {"movetime": args.movetime, "load": load, "edges": record}
+                out.write(json.dumps(line) + "\n")
     print(f"void games (the C++ engine broke the rules): {voids}")
     every = margins[True] + margins[False]
     wins = sum(m > 0 for m in every)
