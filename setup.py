@@ -1,10 +1,11 @@
-"""The optional C extension, and the site files a built wheel carries.
+"""The optional C extensions, and the site files a built wheel carries.
 
 Everything else is in pyproject.toml.
 
-* The C extension: the exact solver's core (dotsboxes/engine/native/solver.c).
-  ``optional=True``: where no C compiler or no Python headers exist, ``pip install``
-  warns and goes on, and the engine uses its pure-Python solver (see docs/ENGINE.md).
+* The C extensions: the exact solver's core (dotsboxes/engine/native/solver.c)
+  and the heuristic search (dotsboxes/engine/native/search.c).  ``optional=True``:
+  where no C compiler or no Python headers exist, ``pip install`` warns and goes
+  on, and the engine uses its pure-Python solver and search (see docs/ENGINE.md).
 * The site's ``templates/``, ``static/`` and ``docs/API.md`` stay at the top of the
   repository, beside the package, where package data cannot reach them.  ``build_py``
   copies them into the built package as ``dotsboxes/_site/``, which ``SITE_DIR`` in
@@ -68,6 +69,12 @@ setup(
             sources=["dotsboxes/engine/native/solver.c"],
             extra_compile_args=["-std=c11", "-O2"],
             optional=True,
-        )
+        ),
+        Extension(
+            "dotsboxes.engine._native_search",
+            sources=["dotsboxes/engine/native/search.c"],
+            extra_compile_args=["-std=c11", "-O2"],
+            optional=True,
+        ),
     ],
 )

@@ -1,10 +1,12 @@
-"""Which solver core runs: the C extension (``_native``) or the pure-Python search.
+"""Which engine core runs: the C extensions (``_native``, ``_native_search``) or Python.
 
-``DOTSBOXES_ENGINE_BACKEND``: ``auto`` (the default: native when the extension
-was built at install, else Python), ``native`` (the extension or an error at
+``DOTSBOXES_ENGINE_BACKEND``: ``auto`` (the default: native when the extensions
+were built at install, else Python), ``native`` (the extensions or an error at
 import: for CI and for operators who want to know), or ``python`` (the
-reference).  Boards too large for the native core (more than 128 edge bits or
-63 boxes: larger than 7 x 7, 9 x 5, 8 x 6...) always use Python.
+reference).  The choice covers the exact solver (``_native``) and the heuristic
+search (``_native_search``).  Boards too large for the native solver (more than
+128 edge bits or 63 boxes: larger than 7 x 7, 9 x 5, 8 x 6...) always use
+Python; the native search takes boards up to 128 edges and 64 boxes.
 """
 
 from __future__ import annotations
@@ -19,24 +21,26 @@ from ._bits import Geometry
 CHOICES = ("auto", "native", "python")
 
 
-def _load() -> ModuleType | None:
+def _load(name: str) -> ModuleType | None:
     # By name, not ``from . import _native``: the package's __init__ imports this module.
     try:
-        return importlib.import_module(f"{__package__}._native")
+        return importlib.import_module(f"{__package__}.{name}")
     except ImportError:
         return None
 
 
-native: ModuleType | None = _load()
+native: ModuleType | None = _load("_native")
+native_search: ModuleType | None = _load("_native_search")
 
 _asked = (os.environ.get("DOTSBOXES_ENGINE_BACKEND") or "auto").strip().lower()
 if _asked not in CHOICES:
     raise ValueError(f"DOTSBOXES_ENGINE_BACKEND={_asked!r}: choose one of {', '.join(CHOICES)}")
-if _asked == "native" and native is None:
-    raise ImportError(
-        "DOTSBOXES_ENGINE_BACKEND=native but the C extension dotsboxes.engine._native "
-        "was not built: reinstall with a C compiler and Python headers (pip install -e .)"
-    )
+for _name, _module in (("_native", native), ("_native_search", native_search)):
+    if _asked == "native" and _module is None:
+        raise ImportError(
+            f"DOTSBOXES_ENGINE_BACKEND=native but the C extension dotsboxes.engine.{_name} "
+            "was not built: reinstall with a C compiler and Python headers (pip install -e .)"
+        )
 
 #: The backend in use: ``"native"`` or ``"python"``.  Tests switch it for a while.
 BACKEND = "python" if _asked == "python" or native is None else "native"
@@ -58,6 +62,14 @@ def fits(geo: Geometry) -> bool:
 
 def use_native(geo: Geometry) -> bool:
     return BACKEND == "native" and fits(geo)
+
+
+def use_native_search(width: int, height: int) -> bool:
+    """Whether the heuristic search runs in C for boards of this size."""
+    if BACKEND != "native" or native_search is None:
+        return False
+    edges = width * (height + 1) + height * (width + 1)
+    return edges <= native_search.MAX_EDGES and width * height <= native_search.MAX_BOXES
 
 
 @cache

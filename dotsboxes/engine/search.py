@@ -23,6 +23,13 @@ the theory built into move generation and evaluation:
 same position, seed and node limit give the same move on any machine.  The
 wall-clock deadline is only a safety net for a badly overloaded machine; when
 it fires, the result of the deepest finished iteration is used.
+
+**Two cores.**  :func:`search` runs the same algorithm in C
+(``dotsboxes/engine/native/search.c``) when the backend is native
+(:mod:`._backend`), else this module's :func:`python_search`, the reference.
+The C search draws its random numbers from its own generator, so its moves
+may differ from the Python search's for the same seed (it is deterministic on
+every platform all the same); a value it calls exact is the same.
 """
 
 from __future__ import annotations
@@ -30,15 +37,18 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from functools import cache
 
 from dotsboxes.rules import Board, Edge
 
+from . import _backend
 from .analysis import (
     GROUND,
     Grid,
     RawComponent,
     arrays,
     closed_value,
+    grid,
     raw_components,
     simple_endgame_value,
 )
@@ -376,6 +386,104 @@ def search(
     table: dict | None = None,
 ) -> SearchResult:
     """Search ``board`` for the side to move within ``max_nodes`` nodes.
+
+    On the native backend the C search (:func:`native_search`), else
+    :func:`python_search`; the arguments as there.
+    """
+    if _backend.use_native_search(board.width, board.height):
+        return native_search(
+            board,
+            max_nodes=max_nodes,
+            deadline=deadline,
+            seed=seed,
+            max_depth=max_depth,
+            playouts=playouts,
+            only=only,
+            table=table,
+        )
+    return python_search(
+        board,
+        max_nodes=max_nodes,
+        deadline=deadline,
+        seed=seed,
+        max_depth=max_depth,
+        playouts=playouts,
+        only=only,
+        table=table,
+    )
+
+
+#: Entries of the C search's table kept in a caller's table dict (24 bytes each).
+NATIVE_TABLE_ENTRIES = 1 << 19
+#: The largest fresh table of one C search (a search fills about one entry a node).
+NATIVE_FRESH_ENTRIES = 1 << 20
+
+
+@cache
+def _native_geometry(width: int, height: int) -> object:
+    assert _backend.native_search is not None
+    g = grid(width, height)
+    return _backend.native_search.Geometry(width, height, g.edge_boxes, g.around)
+
+
+def native_search(
+    board: Board,
+    *,
+    max_nodes: int,
+    deadline: float | None = None,
+    seed: int = 0,
+    max_depth: int = 64,
+    playouts: int = 0,
+    only: list[Edge] | None = None,
+    table: dict | None = None,
+) -> SearchResult:
+    """:func:`python_search` in C: the same algorithm, its own random numbers.
+
+    ``table``: the caller's dict, as for :func:`python_search`; the C search
+    keeps its fixed-size table in it under ``("native", width, height)``.
+    Raises ``ValueError`` on a finished game or bad input.
+    """
+    module = _backend.native_search
+    if module is None:
+        raise ImportError("the C search (dotsboxes.engine._native_search) was not built")
+    if board.is_over():
+        raise ValueError("the game is over: no edge is left to draw")
+    if table is None:
+        native_table = module.Table(min(NATIVE_FRESH_ENTRIES, max(1024, 2 * max_nodes)))
+    else:
+        slot = ("native", board.width, board.height)
+        native_table = table.get(slot)
+        if native_table is None:
+            native_table = table[slot] = module.Table(NATIVE_TABLE_ENTRIES)
+    allowed = None
+    if only is not None:
+        allowed = sum(1 << board.index(e) for e in set(only)).to_bytes(16, "little")
+    edge, value, depth, nodes, exact = module.search(
+        _native_geometry(board.width, board.height),
+        native_table,
+        board.edge_bits.to_bytes(16, "little"),
+        max(0, min(max_nodes, 1 << 62)),
+        seed,
+        -1.0 if deadline is None else max(0.0, deadline - time.perf_counter()),
+        max_depth,
+        playouts,
+        allowed,
+    )
+    return SearchResult(board.edges[edge], value, depth, nodes, exact)
+
+
+def python_search(
+    board: Board,
+    *,
+    max_nodes: int,
+    deadline: float | None = None,
+    seed: int = 0,
+    max_depth: int = 64,
+    playouts: int = 0,
+    only: list[Edge] | None = None,
+    table: dict | None = None,
+) -> SearchResult:
+    """Search ``board`` for the side to move within ``max_nodes`` nodes (in Python).
 
     ``deadline`` (a :func:`time.perf_counter` value) is a safety net only.  The
     result depends on the node limit, the seed and ``max_depth`` alone while the
