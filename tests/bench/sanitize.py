@@ -3,10 +3,13 @@
     python tests/bench/sanitize.py                  # the CI differential positions (2,000)
     python tests/bench/sanitize.py --positions 20000
 
-Builds ``dotsboxes/engine/native/solver.c`` with ``-fsanitize=address,undefined``
-into a temporary directory, then runs the differential test's positions
-(``tests/engine/differential.py``: both cores, every check) plus the bad-input
-cases in a child process that loads that build as ``dotsboxes.engine._native``,
+Builds ``dotsboxes/engine/native/solver.c`` and ``search.c`` with
+``-fsanitize=address,undefined`` into a temporary directory, then runs the
+differential test's positions (``tests/engine/differential.py``: both cores,
+every check), the search's positions (``tests/engine/test_native_search.py``:
+both searches, both leaf kinds, a kept table) plus the bad-input cases in a
+child process that loads those builds as ``dotsboxes.engine._native`` and
+``_native_search``,
 with libasan preloaded (the Python interpreter itself is not instrumented;
 leak detection is off, since CPython keeps objects alive at exit on purpose).
 Counts the sanitizers' reports in its output: the run passes with 0.
@@ -26,16 +29,22 @@ ROOT = Path(__file__).resolve().parents[2]
 
 CHILD = r"""
 import importlib.util, sys
-spec = importlib.util.spec_from_file_location("dotsboxes.engine._native", sys.argv[1])
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-sys.modules["dotsboxes.engine._native"] = module
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.modules[name] = module
+    return module
+module = load("dotsboxes.engine._native", sys.argv[1])
+searcher = load("dotsboxes.engine._native_search", sys.argv[4])
 sys.path.insert(0, sys.argv[2])
-from dotsboxes.engine import _backend, solver
+from dotsboxes.engine import _backend, search, solver
 from dotsboxes.engine._bits import geometry
 from dotsboxes.rules import Board
 from tests.engine.differential import check, positions
+from tests.engine.test_native_search import boards, test_bad_input_raises
 assert _backend.native is module and _backend.BACKEND == "native"
+assert _backend.native_search is searcher
 bad = 0
 n = int(sys.argv[3])
 per = 250
@@ -45,6 +54,18 @@ for chunk in range((n + per - 1) // per):
         bad += bool(problems)
         for p in problems:
             print("DIFFERENT", p)
+# The search: every position of its differential test, both leaf kinds, a kept table.
+table = {}
+for i, board in enumerate(boards(max(20, n // 10), seed=0)):
+    for playouts in (0, 8):
+        python = search.python_search(board, max_nodes=2_000, playouts=playouts, seed=i)
+        native = search.native_search(board, max_nodes=2_000, playouts=playouts, seed=i)
+        kept = search.native_search(board, max_nodes=2_000, playouts=playouts, table=table)
+        assert native.edge in board.legal_moves and kept.edge in board.legal_moves
+        if python.exact and native.exact and python.value != native.value:
+            bad += 1
+            print("DIFFERENT search", board.key(), python, native)
+test_bad_input_raises()
 # Bad input and edge cases: each must raise, never crash.
 geo = _backend.native_geometry(geometry(3, 3))
 table = module.Table(100)
@@ -77,17 +98,20 @@ def main() -> None:
     parser.add_argument("--cc", default=os.environ.get("CC", "gcc"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / ("_native" + sysconfig.get_config_var("EXT_SUFFIX"))
+        suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        out = Path(tmp) / ("_native" + suffix)
+        out_search = Path(tmp) / ("_native_search" + suffix)
         flags = "-std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined"
         flags += " -fno-sanitize-recover=undefined -shared -fPIC"
         include = sysconfig.get_paths()["include"]
-        cmd = [
-            args.cc,
-            *flags.split(),
-            f"-I{include}",
-            str(ROOT / "dotsboxes/engine/native/solver.c"),
-        ]
-        subprocess.run([*cmd, "-o", str(out)], check=True)
+        for source, target in (("solver.c", out), ("search.c", out_search)):
+            cmd = [
+                args.cc,
+                *flags.split(),
+                f"-I{include}",
+                str(ROOT / "dotsboxes/engine/native" / source),
+            ]
+            subprocess.run([*cmd, "-o", str(target)], check=True)
         libasan = subprocess.run(
             [args.cc, "-print-file-name=libasan.so"], capture_output=True, text=True, check=True
         ).stdout.strip()
@@ -100,7 +124,15 @@ def main() -> None:
             PYTHONMALLOC="malloc",
         )
         run = subprocess.run(
-            [sys.executable, "-c", CHILD, str(out), str(ROOT), str(args.positions)],
+            [
+                sys.executable,
+                "-c",
+                CHILD,
+                str(out),
+                str(ROOT),
+                str(args.positions),
+                str(out_search),
+            ],
             env=env,
             capture_output=True,
             text=True,
