@@ -5,7 +5,8 @@ when the cache is Redis).  A page that finds none starts the quick pass
 (:data:`~dotsboxes.analysis.jobs.board_quick`, the play lane: someone waits
 for it); once that is stored, the next poll starts the deep pass
 (:data:`~dotsboxes.analysis.jobs.board_deep`, exact values within
-:data:`~dotsboxes.analysis.jobs.DEEP_SECONDS`, the background lane).  Pages
+:data:`~dotsboxes.engine.board_values.DEEP_SOLVER_NODES` solver nodes, the background
+lane).  Pages
 poll until the deep pass is stored.  The passes are jobs like all engine work
 (:mod:`dotsboxes.jobs`): they store the values and release the visitor's claim
 wherever they run, a thread of this process or an engine worker.
@@ -28,12 +29,13 @@ from django.db import connection
 
 from dotsboxes import jobs, leases
 
-from .jobs import board_deep, board_quick
+from .jobs import DEEP_SECONDS, board_deep, board_quick
 
 log = logging.getLogger(__name__)
 
-#: A visitor's claim lapses after this long even if its job never reported back.
-LEASE_SECONDS = 15
+#: A visitor's claim lapses after this long even if its job never reported back (longer
+#: than the deep pass's hard stop, or a visitor's next poll would start the pass again).
+LEASE_SECONDS = DEEP_SECONDS + 10
 #: Board jobs one server process runs at once, all visitors together.
 BUSY_LIMIT = 4
 

@@ -36,8 +36,11 @@ from .models import GameAnalysis
 
 log = logging.getLogger(__name__)
 
-#: Seconds the board's deep pass may spend on a position (the time cap per request).
-DEEP_SECONDS = 5.0
+#: The board's deep pass works for :data:`~dotsboxes.engine.board_values.DEEP_SOLVER_NODES`
+#: solver nodes (per core: natively the empty 4 x 3 board's every edge, 8-9 s of one core),
+#: so a loaded machine gives the same values later, not worse ones; this is its hard stop
+#: in seconds (the time cap per request on an overloaded machine).
+DEEP_SECONDS = 30.0
 #: Seconds a position's board values stay in the cache.
 VALUES_TTL = 60 * 60 * 24
 
@@ -169,8 +172,15 @@ def board_quick(position: str, values_key: str, claim: str) -> None:
 
 @jobs.job(jobs.BACKGROUND, name="analysis.board_deep")
 def board_deep(position: str, values_key: str, claim: str) -> None:
-    """The deep pass: exact values within :data:`DEEP_SECONDS`."""
-    _board_pass(deep_values, position, values_key, claim, budget=DEEP_SECONDS)
+    """The deep pass: exact values within its solver nodes (:data:`DEEP_SECONDS` at most)."""
+    _board_pass(
+        deep_values,
+        position,
+        values_key,
+        claim,
+        budget=DEEP_SECONDS,
+        nodes=board_values.DEEP_SOLVER_NODES,
+    )
 
 
 def _board_pass(

@@ -11,7 +11,8 @@ Pure (no Django): the web app runs these in the engine's pool.  Two passes:
   at least one finished iteration, never a default, since a search's first
   guess can be sign-wrong (the empty 3 x 3 board searched says +3 for every
   edge; the solver proves -3 in about a second).
-* :func:`deep` spends up to ``budget`` seconds: the solver values every edge
+* :func:`deep` spends up to ``budget`` seconds, or ``nodes`` solver nodes (the
+  analysis board's: :data:`DEEP_SOLVER_NODES`): the solver values every edge
   exactly (:func:`solver.move_values`, one shared table); if it cannot, each
   edge's position is tried on its own and the rest keep a longer search's
   estimate.
@@ -45,6 +46,17 @@ QUICK_SOLVER_EDGES = 36
 #: safety net in seconds for an overloaded machine.
 QUICK_SOLVER_NODES = {"python": 150_000, "native": 1_000_000}[backend_name()]  # native: ~0.6 s
 QUICK_SOLVER_SAFETY = 10.0
+#: The analysis board's deep pass, in solver nodes per core (node-limited: whether it
+#: is exact does not depend on the load).  Python: about what 5 s of one core
+#: searches.  Native: the empty 4 x 3 board needs 16 million (its every edge, a cold
+#: table; 8-9 s of one core), the issue's target; with a margin.
+DEEP_SOLVER_NODES = {"python": 500_000, "native": 24_000_000}[backend_name()]
+#: Where the solver's model (:func:`players.solver_reach`) says even those nodes cannot
+#: settle the position (the empty 4 x 4 and 5 x 5 boards), the pass keeps to the clock
+#: instead, these seconds at most, as before: it would not settle, only hold a worker.
+DEEP_HOPELESS_SECONDS = 5.0
+#: The deep pass's share of those nodes for the whole position (the rest: edge by edge).
+DEEP_WHOLE_SHARE = 0.8
 #: Solver nodes per step of an exact principal variation.
 PV_SOLVER_NODES = 20_000
 #: Longest principal variation shown (edges).
@@ -170,20 +182,40 @@ def _solved(board: Board, budget: float, safety: float | None) -> dict[Edge, int
     return None
 
 
-def deep(key: str, *, budget: float = 5.0) -> dict:
+def deep(key: str, *, budget: float = 5.0, nodes: int | None = None) -> dict:
     """Exact values where the solver settles them within ``budget`` seconds, else estimates.
 
     The solver gets 60 % of the budget for the whole position, then what is
-    left (less a tenth kept for the estimates) edge by edge.
+    left (less a tenth kept for the estimates) edge by edge.  With ``nodes``
+    the solver's work is counted in nodes instead (:data:`DEEP_WHOLE_SHARE`
+    of them for the whole position, the rest shared out edge by edge), so
+    whether a value comes out exact does not depend on the load, and
+    ``budget`` is only the hard stop for an overloaded machine; but where the
+    solver's model says even ``nodes`` cannot settle the position, the clock
+    decides, :data:`DEEP_HOPELESS_SECONDS` at most.
     """
     board = Board.from_key(key)
     if board.is_over():
         return _result(board, {}, {}, "deep")
+    if nodes is not None and not solver_reach(
+        sum(1 for e in board.legal_moves if is_safe(board, e)), nodes
+    ):
+        nodes, budget = None, min(budget, DEEP_HOPELESS_SECONDS)
     deadline = time.perf_counter() + budget
-    values = _solver.move_values(board, budget=budget * 0.6)
+    if nodes is None:
+        whole_seconds, whole_nodes, edge_nodes = budget * 0.6, None, None
+    else:
+        whole_seconds, whole_nodes = budget * 0.9, int(nodes * DEEP_WHOLE_SHARE)
+        edge_nodes = max(1, (nodes - whole_nodes) // len(board.legal_moves))
+    values = _solver.move_values(board, budget=whole_seconds, max_nodes=whole_nodes)
     if values is not None:
         return _result(board, values, dict.fromkeys(values, True), "deep", deadline)
     solver_until = deadline - budget * 0.1
+
+    def edge_seconds(left: float) -> float:
+        # By the clock an edge gets at most half a second; by nodes the clock only stops.
+        return min(left, 0.5) if nodes is None else left
+
     values, exact = {}, {}
     for edge in board.legal_moves:
         left = solver_until - time.perf_counter()
@@ -191,13 +223,17 @@ def deep(key: str, *, budget: float = 5.0) -> dict:
         if left > 0.02:
             board.push(edge)
             try:
-                after = 0 if board.is_over() else _solver.value(board, budget=min(left, 0.5))
+                after = (
+                    0
+                    if board.is_over()
+                    else _solver.value(board, budget=edge_seconds(left), max_nodes=edge_nodes)
+                )
             finally:
                 board.pop()
         if after is not None:
             values[edge], exact[edge] = _child_value(board, edge, after), True
         else:
             # Past the deadline the quick pass's short searches: still estimates, never defaults.
-            nodes = DEEP_NODES if time.perf_counter() < deadline else QUICK_NODES
-            values[edge], exact[edge] = _estimate_edge(board, edge, nodes), False
+            nodes_left = DEEP_NODES if time.perf_counter() < deadline else QUICK_NODES
+            values[edge], exact[edge] = _estimate_edge(board, edge, nodes_left), False
     return _result(board, values, exact, "deep", deadline)

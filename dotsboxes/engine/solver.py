@@ -891,8 +891,11 @@ def move_bounds(board: Board, table: Table | None = None) -> dict[Edge, tuple[in
     return {e: s.move_bounds(board.index(e)) for e in board.legal_moves}
 
 
-def move_values(board: Board, *, budget: float | None = None) -> dict[Edge, int] | None:
-    """The exact value of every legal move, or ``None`` if out of budget.
+def move_values(
+    board: Board, *, budget: float | None = None, max_nodes: int | None = None
+) -> dict[Edge, int] | None:
+    """The exact value of every legal move, or ``None`` if out of ``budget`` seconds or
+    ``max_nodes`` nodes.
 
     A move's value is the mover's final margin over the boxes unclaimed
     *before* the move, when they draw it and both sides then play best: the
@@ -904,7 +907,7 @@ def move_values(board: Board, *, budget: float | None = None) -> dict[Edge, int]
     >>> sorted(set(values.values()))
     [0, 2]
     """
-    s = _start(board, budget, None)
+    s = _start(board, budget, max_nodes)
     values: dict[Edge, int] = {}
     guess = 0
     try:
@@ -915,13 +918,14 @@ def move_values(board: Board, *, budget: float | None = None) -> dict[Edge, int]
     return values
 
 
-def value(board: Board, *, budget: float | None = None) -> int | None:
-    """The value of the position for the side to move, or ``None`` if out of budget.
+def value(board: Board, *, budget: float | None = None, max_nodes: int | None = None) -> int | None:
+    """The value of the position for the side to move, or ``None`` if out of ``budget``
+    seconds or ``max_nodes`` nodes.
 
     >>> value(Board(3, 2))
     -2
     """
-    s = _start(board, budget, None)
+    s = _start(board, budget, max_nodes)
     try:
         return s.value()
     except _BUDGET:

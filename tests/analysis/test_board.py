@@ -122,3 +122,17 @@ def test_a_full_server_says_it_is_busy_and_the_next_poll_tries_again(client, mon
     assert 'data-state="busy"' in page and 'hx-trigger="every 1s"' in page
     monkeypatch.setattr(board_jobs, "BUSY_LIMIT", 4)
     assert "Exact values (solved)." in settled(client, BOARD + "?size=3x2")
+
+
+def test_the_deep_pass_hard_stop_leaves_room_for_its_nodes_and_the_claim_outlives_it():
+    # The deep pass is node-limited (dotsboxes.engine.board_values.DEEP_SOLVER_NODES);
+    # its hard stop must leave room for those nodes at the rate the engine plans with
+    # (about half what a quiet core does), and a visitor's claim must outlast the pass,
+    # or the visitor's next poll would start the same pass again.
+    from dotsboxes.analysis import board as board_jobs
+    from dotsboxes.analysis import jobs as analysis_jobs
+    from dotsboxes.engine import backend_name, board_values, players
+
+    rate = players.SOLVER_RATES[backend_name()]
+    assert analysis_jobs.DEEP_SECONDS * rate >= board_values.DEEP_SOLVER_NODES
+    assert board_jobs.LEASE_SECONDS > analysis_jobs.DEEP_SECONDS
