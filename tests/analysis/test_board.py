@@ -136,3 +136,23 @@ def test_the_deep_pass_hard_stop_leaves_room_for_its_nodes_and_the_claim_outlive
     rate = players.SOLVER_RATES[backend_name()]
     assert analysis_jobs.DEEP_SECONDS * rate >= board_values.DEEP_SOLVER_NODES
     assert board_jobs.LEASE_SECONDS > analysis_jobs.DEEP_SECONDS
+
+
+def test_the_page_polls_quickly_for_the_first_values_then_once_a_second(client):
+    from django.core.cache import cache
+
+    from dotsboxes.analysis import board as board_jobs
+
+    # Issue 25: the empty 3 x 3 board is exact within about 0.1 s of CPU, but a page that
+    # polled once a second showed it after a second at best.
+    cache.delete(board_jobs._key("5x5.0.0.b"))
+    url = BOARD + "?size=5x5"
+    page = client.get(url).content.decode()  # starts the quick pass (0.2 s of CPU)
+    assert "Working out the values" in page and 'hx-trigger="every 250ms"' in page
+    deadline = time.monotonic() + 30
+    while "First values shown; refining them" not in page:
+        assert time.monotonic() < deadline, "the quick pass did not come back"
+        time.sleep(0.05)
+        page = client.get(url).content.decode()
+    assert 'hx-trigger="every 1s"' in page  # the deep pass takes seconds
+    settled(client, url)  # leave no pass running
