@@ -19,7 +19,7 @@
  * - the memo of closed-component values: per search, direct-mapped, exact keys.
  *
  * Node limits decide the result; the deadline (seconds from the call, on
- * CLOCK_MONOTONIC) is checked every 32 nodes.  The search runs with the GIL
+ * CLOCK_MONOTONIC) is checked at the first node and every 32 nodes after.  The search runs with the GIL
  * released; a Table serves one search at a time.
  */
 #define PY_SSIZE_T_CLEAN
@@ -1200,7 +1200,7 @@ static PyObject *py_search(PyObject *module, PyObject *args, PyObject *kwds)
     }
     s->key = drawn;
     s->max_nodes = max_nodes;
-    s->next_clock = 32;
+    s->next_clock = 0; /* the first node looks: the deadline may be gone already */
     s->playouts = playouts;
     s->slots = table->slots;
     s->mask = table->mask;
