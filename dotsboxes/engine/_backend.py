@@ -64,6 +64,11 @@ def use_native(geo: Geometry) -> bool:
     return BACKEND == "native" and fits(geo)
 
 
+def search_backend_name() -> str:
+    """``"native"`` (the C search) or ``"python"``: what the heuristic search runs on."""
+    return "native" if BACKEND == "native" and native_search is not None else "python"
+
+
 def use_native_search(width: int, height: int) -> bool:
     """Whether the heuristic search runs in C for boards of this size."""
     if BACKEND != "native" or native_search is None:

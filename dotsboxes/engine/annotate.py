@@ -16,8 +16,9 @@ For the position before edge ``i`` (its mover ``M``):
   ``M``'s final margin over the boxes still unclaimed, with best play).
   **Exact** when :func:`solver.solve` settles it within the solver core's
   node limit (:func:`budget`: :data:`SOLVE_NODES` for Python); otherwise
-  the master's search (:func:`search.search`, the same node rates and leaf
-  completions as the master level) gives an estimate, marked ``exact: false``.
+  the master's search (:func:`search.search` with :data:`ESTIMATE_NODES` nodes
+  and the master level's leaf completions) gives an estimate, marked
+  ``exact: false``.
 * ``played``: the value of the edge drawn, for ``M``.  It costs nothing: it is
   the value of the next position, negated when the turn passes, plus the
   boxes the edge claimed when it does not.  Exact when that position is.
@@ -63,7 +64,7 @@ from dotsboxes.rules import Board, Edge, Player
 from . import backend_name
 from . import search as _search
 from . import solver as _solver
-from .players import MASTER_PLAYOUTS, MASTER_STATIC_SAFE_EDGES, NODE_RATE, SOLVER_RATES
+from .players import MASTER_PLAYOUTS, MASTER_STATIC_SAFE_EDGES, NODE_RATES, SOLVER_RATES
 
 #: Solver nodes per position before it gives up on an exact value (about 2-4 s).
 SOLVE_NODES = 250_000
@@ -112,8 +113,9 @@ LINE_NODES = 50_000
 #: (one: a position one edge bigger than a failed one rarely solves, and a failed
 #: attempt costs its whole node limit).
 MISSES = 1
-#: Search nodes for an estimate: the master's nodes for a 0.5 s move.
-ESTIMATE_NODES = NODE_RATE // 2
+#: Search nodes for an estimate: the Python master's nodes for a 0.5 s move
+#: (the C search spends about 3 ms of CPU on them, the Python search 0.15 s).
+ESTIMATE_NODES = NODE_RATES["python"] // 2
 #: Boxes lost at or above which an edge gets each mark (the highest one wins).
 THRESHOLDS = (("blunder", 4), ("mistake", 2), ("inaccuracy", 1))
 #: Bump when the output changes meaning: stored analyses of an older version are redone.

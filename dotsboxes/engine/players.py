@@ -45,16 +45,21 @@ from dotsboxes.rules import Board, Edge
 
 from . import backend_name
 from . import search as _search
+from ._backend import search_backend_name
 from .analysis import Analysis, analyse, arrays, raw_components
 
 LEVELS = ("beginner", "casual", "club", "expert", "master")
 DEFAULT_LEVEL = "casual"
 
-#: Search nodes per second of budget.  About half of what one core of the
-#: reference machine manages (40 to 100 thousand a second, safe-phase
-#: completions counted by their work), so a search normally ends well inside
-#: its budget.
-NODE_RATE = 20_000
+#: Search nodes per second of budget, per search core.  Python: about half of
+#: what one core of the reference machine manages (40 to 100 thousand a second,
+#: safe-phase completions counted by their work), so a search normally ends
+#: well inside its budget.  The C search runs about 4 million a second, but
+#: more nodes did not play better (master against master at 0.05 s with 20,000,
+#: 100,000 and 1,000,000: tests/bench/search_core.py match, docs/ENGINE.md), so
+#: it searches as far as Python and leaves the time to the solver and the machine.
+NODE_RATES = {"python": 20_000, "native": 20_000}
+NODE_RATE = NODE_RATES[search_backend_name()]
 #: Solver nodes per second of budget, per solver core (it gets
 #: :data:`SOLVER_SHARE` of the budget): about half of what the core runs.  Python
 #: runs 80 to 130 thousand a second; native 1.4 to 2.5 million on 5 x 5 positions
