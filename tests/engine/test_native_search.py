@@ -97,6 +97,37 @@ def test_exact_values_agree_with_the_python_search_and_the_solver(chunk):
 
 
 @needs_native
+@pytest.mark.skipif(
+    FORCED == "python" or (os.environ.get("CI") == "true" and FORCED != "native"),
+    reason="runs both searches itself: once per CI run (the one with the native backend forced)",
+)
+def test_without_random_numbers_the_two_searches_are_the_same_search():
+    # Static leaves and at most one safe root move (nothing to shuffle): no random
+    # number enters, so the C search must visit the same nodes and answer the same.
+    # A large table, so that no entry is replaced (the Python table is a dict).
+    rng = random.Random(5)
+    tried = 0
+    while tried < 150:
+        width, height = rng.choice([(3, 3), (4, 4), (5, 5), (3, 7), (4, 3)])
+        board = middle_game(rng, width, height, rng.randint(3, 40))
+        moves = search.root_moves(board)
+        if sum(all(board.sides(b) < 2 for b in board.edge_boxes(e)) for e in moves) > 1:
+            continue
+        tried += 1
+        nodes = rng.choice((100, 1_000, 3_000))
+        python = search.python_search(board, max_nodes=nodes)
+        edge, value, depth, used, exact = module.search(
+            search._native_geometry(width, height),
+            module.Table(1 << 21),
+            board.edge_bits.to_bytes(16, "little"),
+            nodes,
+            0,
+        )
+        native = search.SearchResult(board.edges[edge], value, depth, used, exact)
+        assert native == python, board.key()
+
+
+@needs_native
 def test_a_seed_gives_the_same_result_and_seeds_differ():
     rng = random.Random(7)
     differ = 0
