@@ -1,7 +1,7 @@
 """The heuristic search's two cores, side by side (a script, not a pytest test).
 
     nice -n 10 python tests/bench/search_core.py rate --positions 12
-    nice -n 10 python tests/bench/search_core.py match --games 20 --budget 0.05
+    nice -n 10 python tests/bench/search_core.py match --games 40 --budget 0.05 [--native-rate N]
 
 ``rate``: search nodes per CPU second of the Python search and the C search
 on the same 5 x 5 middle-game positions (48, 40 and 32 undrawn edges, safe
@@ -11,9 +11,11 @@ static chain-parity leaves; the ratio.
 ``match``: master against master at a short budget, colours alternating, on
 5 x 5: one side searches in C with the native node rate
 (``players.NODE_RATES["native"]``), the other in Python with the Python rate,
-as before the C search.  Both use the native solver.  Node limits decide
-(``hard_stop=False``), so the result is the same on any machine.  Prints the
-C side's wins, losses, ties and mean margin, and CPU seconds per move.
+as before the C search (``--native-rate`` and ``--native-playouts`` change
+the C side's node rate and completions a leaf).  Both use the native solver.
+Node limits decide (``hard_stop=False``), so the result is the same on any
+machine.  Prints the C side's wins, losses, ties and mean margin, and CPU
+seconds per move.
 Needs the native extensions.
 """
 
@@ -67,7 +69,13 @@ def bench_match(args: argparse.Namespace) -> None:
     rates = dict(players.NODE_RATES)
     if args.native_rate:
         rates["native"] = args.native_rate
-    print(f"load average at start {os.getloadavg()[0]:.1f}; budget {args.budget} s")
+    playouts = {"python": players.MASTER_PLAYOUTS, "native": players.MASTER_PLAYOUTS}
+    if args.native_playouts:
+        playouts["native"] = args.native_playouts
+    print(
+        f"load average at start {os.getloadavg()[0]:.1f}; budget {args.budget} s; "
+        f"completions a leaf: {playouts}"
+    )
     margins, cpu = [], {"native": [], "python": []}
     for game in range(args.start, args.start + args.games):
         board = Board(5, 5)
@@ -77,6 +85,7 @@ def bench_match(args: argparse.Namespace) -> None:
             core = sides[board.turn.value]
             _backend.native_search = native_module if core == "native" else None
             players.NODE_RATE = rates[core]
+            players.MASTER_PLAYOUTS = playouts[core]
             start = time.process_time()
             edge = memories[core].choose(
                 board, level="master", budget=args.budget, seed=game, hard_stop=False
@@ -116,6 +125,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument(
         "--native-rate", type=int, help="the C side's node rate (default: the engine's)"
+    )
+    parser.add_argument(
+        "--native-playouts", type=int, help="the C side's completions a leaf (default: master's)"
     )
     parser.add_argument("--start", type=int, default=0, help="the first game's seed")
     parser.add_argument("--budget", type=float, default=0.05)
