@@ -11,14 +11,24 @@ with what the master thought of it and the solver's best moves::
 
     python tests/bench/selflocking_replay.py /work/ext/runs/games-0.05.jsonl
 
-``--rethink`` plays each mistake position again with the master's own
-thinking (:func:`players.Game.think`, node limits only, fresh table) at
-``--movetime`` and says whether the move it finds now keeps the value.
+``--rethink`` replays each game with the master thinking at every one of its
+positions at ``--movetime`` (node limits only, one table, the game's seed: as
+in the match), and at each mistake says whether the move it finds keeps the
+value, and how many solver nodes the position needs (fresh table) against the
+master's solver limit at that budget.  ``--set NAME=VALUE`` changes a
+constant of :mod:`players` first (e.g. ``--set SOLVER_SHARE=1.0``), to try a
+variant on the same mistakes; ``--mistakes FILE`` reads the mistakes an
+earlier ``--out FILE`` wrote instead of solving the games again::
+
+    python tests/bench/selflocking_replay.py games.jsonl --out mistakes.json
+    python tests/bench/selflocking_replay.py games.jsonl --mistakes mistakes.json \\
+        --rethink --movetime 0.02 --set SOLVER_SHARE=1.0
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import sys
 import time
@@ -95,11 +105,29 @@ def replay(game: dict, nodes: int, megabytes: int) -> list[dict]:
     return mistakes
 
 
-def rethink(mistake: dict, movetime: float) -> bool:
-    """Whether the master, thinking again at ``movetime`` (node limits only), keeps the value."""
-    board = Board.from_key(mistake["key"])
-    thought = players.Game().think(board, budget=movetime, hard_stop=False)
-    return str(thought.edge) in mistake["best"]
+def rethink(game: dict, mistakes: list[dict], movetime: float) -> None:
+    """Play ``game`` again through the master at ``movetime`` and judge it at ``mistakes``."""
+    at = {m["ply"]: m for m in mistakes}
+    master = players.Game()
+    board = Board(5, 5)
+    for ply, entry in enumerate(game["edges"], start=1):
+        if len(entry) > 1:  # the master's move: think, as in the match
+            thought = master.think(board, budget=movetime, seed=game["seed"], hard_stop=False)
+            if ply in at:
+                m = at[ply]
+                m["rethink"] = str(thought.edge) in m["best"]
+                # From a fresh table (the game's table knows the answer by now if
+                # the master found it; measured, it saves the solver little here).
+                need = solver.solve(board, max_nodes=50_000_000, table=solver.Table())
+                limit = int(movetime * players.SOLVER_SHARE * players.SOLVER_RATE)
+                print(
+                    f"  ply {ply} ({60 - ply + 1} undrawn): again at {movetime:g} s "
+                    f"{thought.edge}, keeps the value: {m['rethink']}; the solver needs "
+                    f"{f'{need.nodes:,}' if need else 'over 50,000,000'} nodes "
+                    f"(the master's limit {limit:,})",
+                    flush=True,
+                )
+        board.play(Edge.parse(entry[0]))
 
 
 def main() -> None:
@@ -111,20 +139,33 @@ def main() -> None:
     parser.add_argument("--rethink", action="store_true")
     parser.add_argument("--movetime", type=float, default=0.05)
     parser.add_argument("--out", help="write the mistakes found here (JSON)")
+    parser.add_argument("--mistakes", help="the mistakes an earlier --out wrote")
+    parser.add_argument("--set", action="append", default=[], help="NAME=VALUE in players")
     args = parser.parse_args()
-    print(f"solver backend: {backend_name()}")
+    for setting in args.set:
+        name, value = setting.split("=", 1)
+        getattr(players, name)  # an unknown name fails here
+        setattr(players, name, ast.literal_eval(value))
+    print(f"solver backend: {backend_name()}; players changed: {args.set or 'none'}")
+    known = json.loads(Path(args.mistakes).read_text()) if args.mistakes else None
     games = [json.loads(line) for line in Path(args.record).read_text().splitlines()]
     chosen = [g for g in games if (g["game"] in args.games if args.games else g["margin"] <= 0)]
     found = []
     for game in chosen:
         side = "first" if game["master_first"] else "second"
         print(f"game {game['game']} (master {side}, margin {game['margin']:+d})", flush=True)
-        for mistake in replay(game, args.nodes, args.megabytes):
+        if known is None:
+            mistakes = replay(game, args.nodes, args.megabytes)
+        else:
+            mistakes = [m for m in known if m["game"] == game["game"]]
+        for mistake in mistakes:
             mistake["game"] = game["game"]
-            if args.rethink:
-                mistake["rethink"] = rethink(mistake, args.movetime)
-                print(f"    again at {args.movetime:g} s: keeps the value: {mistake['rethink']}")
-            found.append(mistake)
+        if args.rethink:
+            rethink(game, mistakes, args.movetime)
+        found += mistakes
+    if args.rethink:
+        kept = sum(m["rethink"] for m in found)
+        print(f"kept the value again at {args.movetime:g} s: {kept} of {len(found)} mistakes")
     if args.out:
         Path(args.out).write_text(json.dumps(found, indent=1))
 
