@@ -9,8 +9,14 @@ loaded machine does not weaken it).  The game recorder it links
 (``src/CJSON/datarecorder.cpp``) needs a library we do not use and can be
 replaced by empty functions.  Then, from this repository's root::
 
-    nice -n 10 python tests/bench/selflocking.py --engine /path/to/binary \\
-        --games 40 --movetime 0.1
+    nice -n -10 python tests/bench/selflocking.py --engine /path/to/binary \\
+        --games 40 --movetime 0.05 --record games.jsonl
+
+On a shared machine give the match priority (its clock is CPU time, the
+master's is wall time): as root ``nice -n -10``, and where the kernel groups
+processes by session (``/proc/sys/kernel/sched_autogroup_enabled``), nice
+counts only inside the group, so also ``echo -10 > /proc/PID/autogroup``.
+The games ``--record`` keeps are what ``selflocking_replay.py`` analyses.
 
 The engine plays 5 x 5 boxes only.  Its protocol: ``new black|white``, then
 ``move N EDGES`` each way, one line per turn with every edge of that turn,
