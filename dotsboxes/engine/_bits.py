@@ -104,13 +104,13 @@ def _compile_canonical(
             continue  # the identity
         terms = []
         for j in range(0, n_bits, _CHUNK):
-            table = []
-            for value in range(1 << _CHUNK):
-                image = 0
-                for bit in range(_CHUNK):
-                    if value >> bit & 1 and j + bit < n_bits:
-                        image |= 1 << perm[j + bit]
-                table.append(image)
+            # Doubling, one bit at a time: the images of the values with that bit
+            # set are those without it, plus its image (a tenth of the time of
+            # bit-by-bit images: a 9 x 9 board's first move was 40 ms dearer).
+            table = [0]
+            for bit in range(_CHUNK):
+                image = 1 << perm[j + bit] if j + bit < n_bits else 0
+                table += [x | image for x in table]
             name = f"t{k}_{j}"
             namespace[name] = tuple(table)
             terms.append(f"{name}[s >> {j} & {(1 << _CHUNK) - 1}]")

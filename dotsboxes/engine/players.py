@@ -21,12 +21,16 @@ they look ahead and how much time they have (club, expert, master).
 by node counts derived from the budget (:data:`NODE_RATE` nodes and
 :data:`SOLVER_RATE` solver nodes per second of budget, about half of what one
 core of the reference machine manages), so the same position, level, budget
-and seed always give the same edge, on any machine.  A wall-clock hard stop
-at 90 % of the budget is the safety net for an overloaded machine: the
-searches read the clock every 32 nodes and then answer with the deepest
-finished iteration, so the move may differ from the unloaded one; that is the
-price of never taking more than the budget plus 10 %.  ``hard_stop=False``
-leaves the node limits alone in charge.
+and seed always give the same edge, on any machine.  The clock is the safety
+net for a loaded machine: the answer is due when the budget is spent, counted
+from the call (imports and first-move tables included), and a
+:class:`.deadline.Deadline` stops the thinking while the longest gap the
+scheduler has left between two looks at the clock still fits twice before
+that; the 10 % above the budget is the margin for the unforeseen.  A stopped
+move is the best the engine has: what the solver proved (a proved-best move,
+or the moves not proved worse) and the deepest search iteration finished
+among those, never a move from an unfinished one.  ``hard_stop=False`` leaves
+the node limits alone in charge.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from . import backend_name
 from . import search as _search
 from ._backend import search_backend_name
 from .analysis import Analysis, analyse, arrays, raw_components
+from .deadline import Deadline
 
 LEVELS = ("beginner", "casual", "club", "expert", "master")
 DEFAULT_LEVEL = "casual"
@@ -91,13 +96,6 @@ STYLE = {
 #: :data:`MASTER_STATIC_SAFE_EDGES` safe edges are left.
 MASTER_PLAYOUTS = 8
 MASTER_STATIC_SAFE_EDGES = 12
-#: Seconds kept back from the budget for the work after a search is stopped
-#: (unwinding, building the answer): the clock is read every 32 nodes, well
-#: under a millisecond apart.
-_SLACK = 0.005
-#: The hard stop fires at this share of the budget (less the slack), so that
-#: a move stays inside its budget plus 10 % even when the machine is loaded.
-_HARD_STOP = 0.9
 
 _BASE_BUDGET = {"beginner": 0.05, "casual": 0.05, "club": 0.1, "expert": 0.5, "master": 2.0}
 #: The smallest default budget of a searching level, whatever the board: on a
@@ -132,8 +130,10 @@ def choose(
     """The edge the computer draws next for the side to move.
 
     ``budget`` is in seconds (``None``: :func:`default_budget`); the call returns
-    within it plus 10 %.  Same board, level, budget and seed: same edge, as
-    long as the hard stop does not fire (only on an overloaded machine).
+    within it plus 10 %, imports and first-move tables included (the scheduler
+    permitting: see :mod:`.deadline`).  Same board, level, budget and seed: same
+    edge, as long as the clock does not stop the thinking (only on a loaded
+    machine; it then answers with the best it has, see the module docstring).
     ``hard_stop=False`` leaves the node limits alone in charge: the same edge
     on any machine however loaded, but no guarantee on wall time (for
     analysis, benchmarks and tests).  ``game``: a :class:`Game` whose tables
@@ -154,7 +154,7 @@ def choose(
         return _beginner(board, rng)
     if level == "casual":
         return _casual(board, rng)
-    deadline = _deadline(start, budget) if hard_stop else None
+    deadline = Deadline(start + budget) if hard_stop else None
     with _no_gc():
         if level in STYLE:
             depth, horizon, playouts = STYLE[level]
@@ -166,16 +166,6 @@ def choose(
         elif not isinstance(game, Game):
             game = game_memory(game)
         return _think(board, budget, deadline, seed, game, start).edge
-
-
-def _deadline(start: float, budget: float) -> float:
-    """The hard stop: 90 % of the budget less a little slack (never under half).
-
-    Node limits (:data:`NODE_RATE`) decide the move and normally end a search
-    near a third of its budget; this clock only cuts a search short on an
-    overloaded machine, where it trades determinism for the time limit.
-    """
-    return start + max(budget * 0.5, budget * _HARD_STOP - _SLACK)
 
 
 @contextmanager
@@ -235,7 +225,13 @@ def is_safe(board: Board, edge: Edge) -> bool:
 
 
 def _searched(
-    board: Board, budget: float, deadline: float | None, seed: int, *, max_depth: int, playouts: int
+    board: Board,
+    budget: float,
+    deadline: Deadline | None,
+    seed: int,
+    *,
+    max_depth: int,
+    playouts: int,
 ) -> Edge:
     nodes = max(100, int(budget * NODE_RATE))
     return _search.search(
@@ -265,7 +261,8 @@ class Thought:
     neither valued it).  ``nodes``: solver and search nodes used;
     ``seconds``: wall time.  ``proved``: the solver proved the move best
     (always when ``exact``; also when it proved every other move worse
-    without settling the value).
+    without settling the value).  ``stopped``: the clock, not the node
+    limits, ended the thinking (a loaded machine).
     """
 
     edge: Edge
@@ -274,6 +271,7 @@ class Thought:
     nodes: int
     seconds: float
     proved: bool = False
+    stopped: bool = False
 
 
 class Game:
@@ -332,14 +330,18 @@ class Game:
         hard_stop: bool = True,
     ) -> Thought:
         """The master's move with its value, whether that is proved, nodes and time."""
+        return self._think(board, budget, seed, hard_stop, time.perf_counter())
+
+    def _think(
+        self, board: Board, budget: float | None, seed: int, hard_stop: bool, start: float
+    ) -> Thought:
         if board.is_over():
             raise ValueError("the game is over: no edge is left to draw")
         if budget is None:
             budget = default_budget("master", board)
         if budget <= 0:
             raise ValueError(f"the time budget must be positive, not {budget}")
-        start = time.perf_counter()
-        deadline = _deadline(start, budget) if hard_stop else None
+        deadline = Deadline(start + budget) if hard_stop else None
         with _no_gc():
             return _think(board, budget, deadline, seed, self, start)
 
@@ -368,7 +370,7 @@ def game_memory(key: Hashable) -> Game:
 
 
 def _master(
-    board: Board, budget: float, deadline: float | None, seed: int, game: Game | None = None
+    board: Board, budget: float, deadline: Deadline | None, seed: int, game: Game | None = None
 ) -> tuple[Edge, int | None, bool]:
     """Master's move, its value if known, and whether that value is exact."""
     t = _think(board, budget, deadline, seed, game or Game(), time.perf_counter())
@@ -376,7 +378,7 @@ def _master(
 
 
 def _think(
-    board: Board, budget: float, deadline: float | None, seed: int, game: Game, start: float
+    board: Board, budget: float, deadline: Deadline | None, seed: int, game: Game, start: float
 ) -> Thought:
     """Solver first, the search with what the solver proved otherwise.
 
@@ -386,58 +388,68 @@ def _think(
     larger round, :func:`solver_reach` predicts from measurement whether it
     can finish; if not, the rest of the budget goes to the search.  Node
     limits, not the clock, decide, so the move is the same on any machine.
+
+    On a loaded machine the clock ends the solver's rounds at
+    :data:`SOLVER_SHARE` of the time to the stop, so the search keeps its share
+    of the wall time, and the search at the stop; the move is then the best
+    known: proved best, else the search's among the moves not proved worse.
     """
     solver = _solver()
-    table = game.solver_table(board)
     limit = int(budget * SOLVER_SHARE * SOLVER_RATE)
-    # On a loaded machine the hard stop, not the node limit, ends the solver's
-    # rounds: it keeps the search's share of the wall time, so the search still
-    # finishes a few iterations instead of answering with its first move.
-    solver_deadline = None if deadline is None else start + SOLVER_SHARE * (deadline - start)
     spent = 0
+    stopped = False
     only: list[Edge] | None = None
-    if solver is not None and len(board.legal_moves) > 1:
-        safe = sum(1 for e in board.legal_moves if is_safe(board, e))
+    legal = board.legal_moves
+    if solver is not None and len(legal) > 1:
+        table = game.solver_table(board)
+        safe = sum(1 for e in legal if is_safe(board, e))
         for share in SOLVER_ROUNDS:
             nodes = max(SOLVER_MIN_NODES, int(limit * share))
             if spent and not solver_reach(safe, spent + nodes):
                 break  # clearly out of reach: the search gets the rest
-            solution = solver.solve(
-                board, budget=_left(solver_deadline), max_nodes=nodes, table=table
-            )
+            until = _solver_until(deadline, start)
+            if spent and until is not None and until <= time.perf_counter():
+                stopped = True
+                break  # the first round always runs (a millisecond at least): a
+                # position this game's table has settled is settled again at once
+            solution = solver.solve(board, budget=_left(until), max_nodes=nodes, table=table)
             if solution is not None:
                 spent += solution.nodes
-                edge = _proved_best(solver, board, solution, seed, solver_deadline, limit, table)
+                edge = _proved_best(solver, board, solution, seed, deadline, start, limit, table)
                 seconds = time.perf_counter() - start
                 return Thought(edge, solution.value, True, spent, seconds, proved=True)
             spent += nodes
-            if solver_deadline is not None and time.perf_counter() >= solver_deadline:
+            if until is not None and time.perf_counter() >= until:
+                stopped = True
+                _learn_lateness(deadline, until)
                 break
         # What the rounds proved.  A move whose lower bound reaches every move's
         # upper bound is best and its value exact (the last round often ends while
         # testing which moves reach a value it has already found).
-        bounds = solver.move_bounds(board, table)
+        stop = None if deadline is None else deadline.stop_at()
+        bounds = solver.move_bounds(board, table, deadline=stop)
         top = max(hi for _, hi in bounds.values())
-        proved = [e for e in board.legal_moves if bounds[e][0] >= top]
+        proved = [e for e in legal if bounds[e][0] >= top]
         if proved:
             rng = random.Random(f"{seed}:master:{board.key()}")
             edge = rng.choice([e for e in proved if board.claims(e)] or proved)
             seconds = time.perf_counter() - start
-            return Thought(edge, top, True, spent, seconds, proved=True)
+            return Thought(edge, top, True, spent, seconds, proved=True, stopped=stopped)
         # Moves proved worse than another are out.
         floor = max(lo for lo, _ in bounds.values())
-        only = [e for e in board.legal_moves if bounds[e][1] >= floor]
+        only = [e for e in legal if bounds[e][1] >= floor]
         if len(only) == 1:
             # Every other move is proved worse: this one is best, its value not settled.
-            return Thought(only[0], None, False, spent, time.perf_counter() - start, proved=True)
-    elif len(board.legal_moves) == 1:
-        return Thought(board.legal_moves[0], None, False, 0, time.perf_counter() - start)
+            seconds = time.perf_counter() - start
+            return Thought(only[0], None, False, spent, seconds, proved=True, stopped=stopped)
+    elif len(legal) == 1:
+        return Thought(legal[0], None, False, 0, time.perf_counter() - start)
     # The search gets what the solver left of the budget.
     used = spent / SOLVER_RATE
     nodes = max(200, int((budget - used) * NODE_RATE))
     # Completions pay while the safe phase is long; once it is short the
     # search gets deeper with the static chain-parity leaves, and sees more.
-    safe = sum(1 for e in board.legal_moves if is_safe(board, e))
+    safe = sum(1 for e in legal if is_safe(board, e))
     playouts = MASTER_PLAYOUTS if safe > MASTER_STATIC_SAFE_EDGES else 0
     result = _search.search(
         board,
@@ -449,11 +461,29 @@ def _think(
         table=game.search_table(board),
     )
     return Thought(
-        result.edge, result.value, False, spent + result.nodes, time.perf_counter() - start
+        result.edge,
+        result.value,
+        False,
+        spent + result.nodes,
+        time.perf_counter() - start,
+        stopped=stopped or result.stopped,
     )
 
 
-def _proved_best(solver, board, solution, seed, deadline, limit, table) -> Edge:
+def _solver_until(deadline: Deadline | None, start: float) -> float | None:
+    """When the solver's rounds must end: :data:`SOLVER_SHARE` of the time to the stop."""
+    if deadline is None:
+        return None
+    return start + SOLVER_SHARE * (deadline.stop_at() - start)
+
+
+def _learn_lateness(deadline: Deadline | None, until: float | None) -> None:
+    """A solver stopped by the clock returned this late: the scheduler's gap."""
+    if deadline is not None and until is not None:
+        deadline.late(time.perf_counter() - until)
+
+
+def _proved_best(solver, board, solution, seed, deadline, start, limit, table) -> Edge:
     """One of the solver's best moves: a capture if any, else the trappiest."""
     rng = random.Random(f"{seed}:master:{board.key()}")
     captures = [e for e in solution.best if board.claims(e)]
@@ -462,7 +492,9 @@ def _proved_best(solver, board, solution, seed, deadline, limit, table) -> Edge:
     best = list(solution.best)
     rng.shuffle(best)
     if len(best) > 1 and solution.nodes * 4 < limit:
-        best = _trappiest(solver, board, best, deadline, limit // (2 * MAX_TRAPS), table)
+        until = _solver_until(deadline, start)
+        best = _trappiest(solver, board, best, until, limit // (2 * MAX_TRAPS), table)
+        _learn_lateness(deadline, until)
     return best[0]
 
 
@@ -476,9 +508,9 @@ def solver_reach(safe: int, nodes: int) -> bool:
     return nodes >= SOLVER_EASIEST * SOLVER_GROWTH**safe
 
 
-def _left(deadline: float | None) -> float | None:
-    """Seconds to the hard stop (``None``: no hard stop)."""
-    return None if deadline is None else max(0.001, deadline - time.perf_counter())
+def _left(until: float | None) -> float | None:
+    """Seconds to ``until`` (``None``: no clock), at least a millisecond."""
+    return None if until is None else max(0.001, until - time.perf_counter())
 
 
 def _trappiest(
@@ -546,6 +578,7 @@ def hint(
     ``hard_stop`` and ``game`` as in :func:`choose`.  Raises ``ValueError`` on
     a finished game.
     """
+    start = time.perf_counter()
     if board.is_over():
         raise ValueError("the game is over: no edge is left to draw")
     if budget is None:
@@ -554,8 +587,9 @@ def hint(
         game = Game()
     elif not isinstance(game, Game):
         game = game_memory(game)
-    t = game.think(board, budget=budget, hard_stop=hard_stop)
-    reason = explain(board, t.edge, analyse(board))
+    analysis = analyse(board)  # before thinking, so that its time counts in the budget
+    t = game._think(board, budget, 0, hard_stop, start)
+    reason = explain(board, t.edge, analysis)
     if t.exact and t.value is not None:
         reason += "; proved: " + _outlook(t.value)
     elif t.proved:

@@ -50,11 +50,10 @@ def main() -> None:
         memory = players.Game()  # tables kept across the game's moves, as the product does
         while not board.is_over():
             start, start_cpu = time.perf_counter(), time.process_time()
-            deadline = players._deadline(start, budget)
             thought = memory.think(board, budget=budget, seed=game)
             edge, exact = thought.edge, thought.exact
             elapsed = time.perf_counter() - start
-            stopped += start + elapsed >= deadline
+            stopped += thought.stopped
             times.append(elapsed)
             cpu.append(time.process_time() - start_cpu)
             solved += exact
