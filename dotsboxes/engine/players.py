@@ -400,7 +400,10 @@ def _think(
     stopped = False
     only: list[Edge] | None = None
     legal = board.legal_moves
-    if solver is not None and len(legal) > 1:
+    # With no time left at all (a loaded machine's gaps are longer than the
+    # budget) the solver sits this move out: the search's first look answers.
+    rushed = deadline is not None and deadline.left() == 0
+    if solver is not None and len(legal) > 1 and not rushed:
         table = game.solver_table(board)
         safe = sum(1 for e in legal if is_safe(board, e))
         for share in SOLVER_ROUNDS:
@@ -410,8 +413,8 @@ def _think(
             until = _solver_until(deadline, start)
             if spent and until is not None and until <= time.perf_counter():
                 stopped = True
-                break  # the first round always runs (a millisecond at least): a
-                # position this game's table has settled is settled again at once
+                break  # the first round runs for a millisecond at least: a position
+                # this game's table has settled is settled again at once
             solution = solver.solve(board, budget=_left(until), max_nodes=nodes, table=table)
             if solution is not None:
                 spent += solution.nodes
@@ -444,6 +447,7 @@ def _think(
             return Thought(only[0], None, False, spent, seconds, proved=True, stopped=stopped)
     elif len(legal) == 1:
         return Thought(legal[0], None, False, 0, time.perf_counter() - start)
+    stopped = stopped or rushed
     # The search gets what the solver left of the budget.
     used = spent / SOLVER_RATE
     nodes = max(200, int((budget - used) * NODE_RATE))

@@ -224,6 +224,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1, help="games (positions) per size")
     parser.add_argument("--loads", default="2,6", help="busy processes per core")
     parser.add_argument("--solve", type=float, default=2.0, help="solver seconds per value")
+    parser.add_argument("--worst", type=int, default=0, help="list the slowest moves")
     args = parser.parse_args()
     budgets = [float(b) for b in args.budgets.split(",")]
     levels = args.levels.split(",")
@@ -301,6 +302,22 @@ def main() -> None:
                 f"{percentile(cpus, 0.95):>5.2f}   {over:>8}  {same:>6}/{len(rows):<6}  "
                 f"{lost_q:>10}/{lost_l:<6} ({counted})"
             )
+    worst = sorted(
+        (
+            (r[3] / budget, load, budget, r)
+            for load, pb in results.items()
+            for budget, rows in pb.items()
+            for r in rows
+        ),
+        key=lambda x: -x[0],
+    )[: args.worst]
+    if worst:
+        print("slowest moves (wall/budget, load per core, budget, position, level, wall s, CPU s):")
+    for ratio, load, budget, (i, level, _, wall, cpu) in worst:
+        print(
+            f"  {ratio:6.2f}  {load}  {budget:.2f}  {boards[i][0]:<18} {level:<7} "
+            f"{wall:.3f} {cpu:.4f}"
+        )
     print(f"fresh engine process, first move at {min(budgets)} s (go to bestmove, wall/budget):")
     for load, rows in fresh.items():
         cells = ", ".join(f"{size} {wall / min(budgets):.2f}" for size, wall in rows)

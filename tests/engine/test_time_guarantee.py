@@ -25,11 +25,16 @@ def _forget_gaps():
     deadline._remembered = 0.0
 
 
-def test_a_search_whose_deadline_is_gone_stops_at_its_first_node_with_a_legal_move():
+def test_a_search_whose_deadline_is_gone_stops_at_once_with_a_legal_move():
     board = random_position(5, 5, 10, seed=2)
-    result = search.search(board, max_nodes=10**9, deadline=time.perf_counter(), playouts=8)
+    # The Python search looks at the clock at its first node, the C search at its
+    # 32nd (microseconds): neither finishes an iteration.
+    result = search.python_search(board, max_nodes=10**9, deadline=time.perf_counter())
     assert result.edge in board.legal_moves
     assert result.stopped and result.depth == 0 and result.nodes <= 1
+    result = search.search(board, max_nodes=10**9, deadline=time.perf_counter(), playouts=8)
+    assert result.edge in board.legal_moves
+    assert result.stopped and result.depth == 0 and result.nodes <= 40
 
 
 @pytest.mark.parametrize("level", ["club", "expert", "master"])
@@ -41,16 +46,19 @@ def test_every_level_answers_a_legal_move_with_almost_no_time(level, size):
         assert edge in board.legal_moves
 
 
-def test_a_master_out_of_time_still_plays_what_its_table_has_proved():
-    # The game's table has settled the position one move ago: with no time at
-    # all, the first solver round (always run) settles it again from the table.
-    board = random_position(4, 4, 16, seed=5)
+def test_a_rushed_master_still_plays_what_its_table_has_proved():
+    # The game's table has settled the position one move ago: with a budget far
+    # too small to settle it afresh (a millisecond at least of solver time), the
+    # first solver round settles it again from the table.
+    board = random_position(4, 4, 12, seed=3)  # about 47,000 solver nodes
     game = Game(megabytes=16)
     known = game.think(board, budget=5.0, hard_stop=False)
-    assert known.exact
+    assert known.exact and known.nodes > 10_000
     best = solver.solve(board).best
-    rushed = game.think(board, budget=1e-6)
+    deadline._remembered = 0.0  # no earlier test's gaps
+    rushed = game.think(board, budget=0.01)  # 6,800 nodes native, 510 Python
     assert rushed.exact and rushed.value == known.value and rushed.edge in best
+    assert rushed.nodes < 1_000
 
 
 def test_a_master_stopped_by_the_clock_never_plays_a_move_proved_worse():
