@@ -476,7 +476,7 @@ def native_search(
     # return teaches it the gap the scheduler left.
     seconds = -1.0 if deadline is None else deadline.left()
     called = time.perf_counter()
-    edge, value, depth, nodes, exact = module.search(
+    edge, value, depth, nodes, exact, stopped = module.search(
         _native_geometry(board.width, board.height),
         native_table,
         board.edge_bits.to_bytes(16, "little"),
@@ -487,11 +487,8 @@ def native_search(
         playouts,
         allowed,
     )
-    stopped = False
     if deadline is not None:
-        late = time.perf_counter() - (called + seconds)
-        deadline.late(late)
-        stopped = late >= 0 and not exact and nodes <= max_nodes
+        deadline.late(time.perf_counter() - (called + seconds))
     return SearchResult(board.edges[edge], value, depth, nodes, exact, stopped)
 
 

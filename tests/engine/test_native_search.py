@@ -116,14 +116,14 @@ def test_without_random_numbers_the_two_searches_are_the_same_search():
         tried += 1
         nodes = rng.choice((100, 1_000, 3_000))
         python = search.python_search(board, max_nodes=nodes)
-        edge, value, depth, used, exact = module.search(
+        edge, value, depth, used, exact, stopped = module.search(
             search._native_geometry(width, height),
             module.Table(1 << 21),
             board.edge_bits.to_bytes(16, "little"),
             nodes,
             0,
         )
-        native = search.SearchResult(board.edges[edge], value, depth, used, exact)
+        native = search.SearchResult(board.edges[edge], value, depth, used, exact, stopped)
         assert native == python, board.key()
 
 
@@ -181,8 +181,21 @@ def test_a_passed_deadline_stops_the_search():
     start = time.perf_counter()
     result = search.native_search(board, max_nodes=10**12, deadline=time.perf_counter(), playouts=8)
     assert time.perf_counter() - start < 0.5
-    # The first node looks at the clock.
+    # The first node looks at the clock, and the result says the clock stopped it.
     assert result.edge in board.legal_moves and result.nodes == 1 and result.depth == 0
+    assert result.stopped
+    # A search the node limit ends is not "stopped", however late it returns.
+    late = search.native_search(board, max_nodes=300, deadline=time.perf_counter() + 60)
+    assert late.nodes == 301 and not late.stopped
+    # Nor is an answer that needed no search (one move to consider), as in Python.
+    rng = random.Random(4)
+    forced = middle_game(rng, 5, 5, 20)
+    while len(search.root_moves(forced)) != 1:
+        forced = middle_game(rng, 5, 5, rng.randint(2, 30))
+    passed = time.perf_counter()
+    native = search.native_search(forced, max_nodes=1_000, deadline=passed)
+    assert native == search.python_search(forced, max_nodes=1_000, deadline=passed)
+    assert not native.stopped
 
 
 @needs_native

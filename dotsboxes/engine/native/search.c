@@ -327,7 +327,7 @@ typedef struct {
     int playouts;
     Rng rng;
     int has_partial, partial_move, partial_value;
-    int aborted;
+    int aborted, stopped; /* stopped: by the deadline (aborted: by it or the node limit) */
     Memo *memo;
 } S;
 
@@ -906,7 +906,7 @@ static int negamax(S *s, int depth, int alpha, int beta)
         /* every 32 nodes or so (completions count several at once) */
         s->next_clock = s->nodes + 32;
         if (now_past(&s->deadline)) {
-            s->aborted = 1;
+            s->aborted = s->stopped = 1;
             return 0;
         }
     }
@@ -1003,7 +1003,7 @@ static void root(S *s, const int *moves, int nm, int depth, int *best_move, int 
 }
 
 typedef struct {
-    int edge, value, depth, exact;
+    int edge, value, depth, exact, stopped;
     long long nodes;
 } Result;
 
@@ -1020,7 +1020,7 @@ static int root_moves(S *s, int *moves)
 
 static Result run(S *s, u128 only, int has_only, int max_depth, Rng *order)
 {
-    Result r = {0, 0, 0, 0, 0};
+    Result r = {0, 0, 0, 0, 0, 0};
     int moves[MAXE + MAXB];
     int nm = root_moves(s, moves);
     if (has_only) {
@@ -1109,6 +1109,7 @@ static Result run(S *s, u128 only, int has_only, int max_depth, Rng *order)
     r.depth = done_depth;
     r.nodes = s->nodes;
     r.exact = exact;
+    r.stopped = s->stopped;
     return r;
 }
 
@@ -1238,14 +1239,16 @@ static PyObject *py_search(PyObject *module, PyObject *args, PyObject *kwds)
     table->busy = 0;
     free(s->memo);
     free(s);
-    return Py_BuildValue("iiiLO", r.edge, r.value, r.depth, r.nodes, r.exact ? Py_True : Py_False);
+    return Py_BuildValue("iiiLOO", r.edge, r.value, r.depth, r.nodes, r.exact ? Py_True : Py_False,
+                         r.stopped ? Py_True : Py_False);
 }
 
 static PyMethodDef methods[] = {
     {"search", (PyCFunction)(void (*)(void))py_search, METH_VARARGS | METH_KEYWORDS,
      "search(geometry, table, drawn, max_nodes, seed, seconds=-1, max_depth=64, playouts=0, "
-     "only=None) -> (edge index, value, depth, nodes, exact).\n\n"
-     "drawn and only: 16-byte little-endian edge sets; seconds: to the deadline (<0: none)."},
+     "only=None) -> (edge index, value, depth, nodes, exact, stopped).\n\n"
+     "drawn and only: 16-byte little-endian edge sets; seconds: to the deadline (<0: none);\n"
+     "stopped: the deadline ended the search."},
     {NULL, NULL, 0, NULL},
 };
 
