@@ -27,6 +27,7 @@ import math
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -63,6 +64,9 @@ def server_cpu(pid: int) -> float:
 
 
 def fresh_server(template: Path, tmp: Path, port: int) -> subprocess.Popen:
+    with socket.socket() as probe:  # a server left over on the port would answer instead
+        if probe.connect_ex(("127.0.0.1", port)) == 0:
+            sys.exit(f"port {port} is taken: choose another --port")
     db = tmp / f"run-{port}.sqlite3"
     shutil.copy(template, db)
     env = {**os.environ, "SQLITE_PATH": str(db), "LOG_LEVEL": "WARNING"}
@@ -106,7 +110,8 @@ def time_to_exact(base: str, position: str, poll: float, limit: float) -> dict:
         if rows and first_values is None:
             first_values = now
         exact = bool(rows) and not any("estimate" in text for _, _, text in rows)
-        if exact or now > limit:
+        final = 'data-state="final"' in html  # no more passes: estimates stay estimates
+        if exact or final or now > limit:
             return {
                 "seconds": now,
                 "first": first_values,
@@ -153,7 +158,8 @@ def main() -> None:
             print(
                 f"{position} run {run + 1}: {'exact' if got['exact'] else 'NOT exact'} "
                 f"after {got['seconds']:.2f} s (first values {got['first'] or 0:.2f} s), "
-                f"value {got['value']:+d}, {got['edges']} edges, state {got['state']}, "
+                f"value {got['value'] if got['value'] is None else format(got['value'], '+d')}, "
+                f"{got['edges']} edges, state {got['state']}, "
                 f"server CPU {cpu:.2f} s, load {os.getloadavg()[0]:.2f}",
                 flush=True,
             )
