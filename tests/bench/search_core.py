@@ -3,6 +3,13 @@
     nice -n 10 python tests/bench/search_core.py rate --positions 12
     nice -n 10 python tests/bench/search_core.py match --games 40 --budget 0.05 [--native-rate N]
 
+    nice -n 10 python tests/bench/search_core.py diff --positions 2000
+
+``diff``: the differential run of tests/engine/test_native_search.py, larger:
+positions where no random number enters (static leaves, at most one safe root
+move) must give the same search in both cores (move, value, depth, nodes), and
+wherever both call a value exact on the others it must be the same.
+
 ``rate``: search nodes per CPU second of the Python search and the C search
 on the same 5 x 5 middle-game positions (48, 40 and 32 undrawn edges, safe
 edges drawn first), with the master's completions (8 a leaf) and with the
@@ -42,6 +49,51 @@ def middle_game(seed: int, undrawn: int) -> Board:
         safe = [e for e in board.legal_moves if players.is_safe(board, e)]
         board.play(rng.choice(safe or board.legal_moves))
     return board
+
+
+def bench_diff(args: argparse.Namespace) -> None:
+    from tests.engine.test_native_search import boards
+
+    module = _backend.native_search
+    if module is None:
+        raise SystemExit("needs the C search")
+    rng = random.Random(args.seed)
+    same = different = exact_both = exact_different = 0
+    start = time.process_time()
+    for i, board in enumerate(boards(args.positions, seed=args.seed)):
+        nodes = rng.choice((300, 3_000, 10_000))
+        moves = search.root_moves(board)
+        if sum(players.is_safe(board, e) for e in moves) <= 1:
+            python = search.python_search(board, max_nodes=nodes)
+            edge, value, depth, used, exact, stopped = module.search(
+                search._native_geometry(board.width, board.height),
+                module.Table(1 << 21),
+                board.edge_bits.to_bytes(16, "little"),
+                nodes,
+                0,
+            )
+            native = search.SearchResult(board.edges[edge], value, depth, used, exact, stopped)
+            if native == python:
+                same += 1
+            else:
+                different += 1
+                print("DIFFERENT SEARCH", board.key(), nodes, python, native)
+            continue
+        playouts = (0, 8)[i % 2]
+        python = search.python_search(board, max_nodes=nodes, playouts=playouts, seed=i)
+        native = search.native_search(board, max_nodes=nodes, playouts=playouts, seed=i)
+        if native.edge not in board.legal_moves:
+            raise SystemExit(f"illegal move {native.edge} in {board.key()}")
+        if python.exact and native.exact:
+            exact_both += 1
+            if python.value != native.value:
+                exact_different += 1
+                print("DIFFERENT VALUE", board.key(), python, native)
+    print(
+        f"{args.positions} positions: the same search {same}, different {different}; "
+        f"both exact {exact_both}, different values {exact_different}; "
+        f"{time.process_time() - start:.0f} s CPU, load average {os.getloadavg()[0]:.1f}"
+    )
 
 
 def bench_rate(args: argparse.Namespace) -> None:
@@ -118,7 +170,8 @@ def bench_match(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("rate", "match"))
+    parser.add_argument("what", choices=("diff", "rate", "match"))
+    parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--positions", type=int, default=12)
     parser.add_argument("--python-nodes", type=int, default=20_000)
     parser.add_argument("--native-nodes", type=int, default=1_000_000)
@@ -132,7 +185,7 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="the first game's seed")
     parser.add_argument("--budget", type=float, default=0.05)
     args = parser.parse_args()
-    (bench_rate if args.what == "rate" else bench_match)(args)
+    {"diff": bench_diff, "rate": bench_rate, "match": bench_match}[args.what](args)
 
 
 if __name__ == "__main__":
