@@ -3,6 +3,7 @@
     python tests/bench/native.py rates                 # nodes/s and time, same positions
     python tests/bench/native.py diff --positions 20000  # the full differential test
     python tests/bench/native.py empty --sizes 3x3,4x3   # empty boards through the protocol
+    python tests/bench/native.py settle --undrawn 37     # native: 5 x 5 endgames to the end
 
 ``rates``: random mid-game positions (4 x 4, 5 x 4 and 5 x 5 with 20 to 24
 undrawn edges, and 3 x 7) solved from a fresh table by each core in turn:
@@ -10,7 +11,11 @@ nodes per CPU second (median and p5 over positions) and the ratio of CPU
 times on the same positions.  ``diff``: ``tests/engine/differential.py`` over
 N positions.  ``empty``: each board in a fresh process through
 ``python -m dotsboxes.engine`` (``solve``, the product's table), per backend,
-with value, wall and CPU time and peak memory.  CPU time, not wall: the
+with value, wall and CPU time and peak memory.  ``settle``: the endgame suite's
+positions (``tests/bench/data/endgames.json``) with at least ``--undrawn`` edges
+left, each solved to the end by the native core from a fresh table (values
+checked against the suite): nodes, CPU seconds and their median and p90 per
+position, the time master's solver needs to settle them.  CPU time, not wall: the
 machine may be shared.
 """
 
@@ -31,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from dotsboxes.engine import _backend, solver  # noqa: E402
+from dotsboxes.rules import Board  # noqa: E402
 from tests.engine.differential import backend, check, positions, random_position  # noqa: E402
 
 
@@ -135,6 +141,35 @@ def empty(args: argparse.Namespace) -> None:
             )
 
 
+def settle(args: argparse.Namespace) -> None:
+    data = json.loads((ROOT / "tests" / "bench" / "data" / "endgames.json").read_text())
+    chosen = [p for p in data["positions"] if p["undrawn"] >= args.undrawn]
+    cpus, nodes = [], 0
+    with backend("native"):
+        for p in chosen:
+            board = Board.from_key(p["key"])
+            stats: dict[str, int] = {}
+            cpu = time.process_time()
+            solution = solver.solve(board, table=solver.Table(), stats=stats)
+            cpus.append(time.process_time() - cpu)
+            nodes += stats["nodes"]
+            assert solution.value == p["value"], (p["key"], solution.value, p["value"])
+    cpus.sort()
+    print(
+        json.dumps(
+            {
+                "positions": len(chosen),
+                "nodes": nodes,
+                "cpu_s": round(sum(cpus), 2),
+                "nodes_per_s": round(nodes / sum(cpus)),
+                "cpu_s_median": round(statistics.median(cpus), 3),
+                "cpu_s_p90": round(cpus[int(0.9 * len(cpus))], 3),
+                "load": round(os.getloadavg()[0], 1),
+            }
+        )
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -148,10 +183,12 @@ def main() -> None:
     p.add_argument("--sizes", default="3x3,4x3")
     p.add_argument("--backends", default="native,python")
     p.add_argument("--seconds", type=int, default=3600)
+    p = sub.add_parser("settle")
+    p.add_argument("--undrawn", type=int, default=37)
     args = parser.parse_args()
     if _backend.native is None:
         sys.exit("the C extension is not built: pip install -e . with a C compiler")
-    {"rates": rates, "diff": diff, "empty": empty}[args.command](args)
+    {"rates": rates, "diff": diff, "empty": empty, "settle": settle}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -86,6 +86,7 @@ typedef struct {
     uint8_t inv[MAXSYM][MAXE];
     uint8_t box_perm[MAXSYM][MAXB];
     u128 *chunks; /* [n_syms][n_chunks][256]: images of each byte of a position */
+    uint64_t *narrow; /* the same in 64 bits, when n_bits <= 64 (boards to 5 x 5), else NULL */
 } Geometry;
 
 static int to_u128(PyObject *o, u128 *out)
@@ -205,6 +206,7 @@ static int bit_length(int n)
 static void Geometry_dealloc(Geometry *self)
 {
     PyMem_Free(self->chunks);
+    PyMem_Free(self->narrow);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -234,6 +236,8 @@ static int Geometry_init(Geometry *self, PyObject *args, PyObject *kwds)
     }
     PyMem_Free(self->chunks);
     self->chunks = NULL;
+    PyMem_Free(self->narrow);
+    self->narrow = NULL;
     self->width = w;
     self->height = h;
     self->n_edges = ne;
@@ -358,6 +362,17 @@ static int Geometry_init(Geometry *self, PyObject *args, PyObject *kwds)
                         image |= BIT(ext[k][8 * j + bit]);
                 self->chunks[((size_t)k * self->n_chunks + j) * 256 + v] = image;
             }
+    /* Half the bytes to read, and 64-bit compares: canonical() is a tenth of the
+     * search's time on 5 x 5 endgames. */
+    if (self->n_bits <= 64) {
+        self->narrow = PyMem_Calloc(n, sizeof(uint64_t));
+        if (!self->narrow) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++)
+            self->narrow[i] = (uint64_t)self->chunks[i];
+    }
     return 0;
 }
 
@@ -378,6 +393,22 @@ static u128 canonical(const Geometry *g, u128 s, int *sym)
         u128 x = s & g->pair_mask[k];
         if (x && x != g->pair_mask[k])
             s ^= x | g->pair_flag[k];
+    }
+    if (g->narrow) {
+        uint64_t s64 = (uint64_t)s, m64 = s64;
+        int best = 0;
+        for (int k = 1; k < g->n_syms; k++) {
+            const uint64_t *t = g->narrow + (size_t)k * g->n_chunks * 256;
+            uint64_t x = 0;
+            for (int j = 0; j < g->n_chunks; j++, t += 256)
+                x |= t[(s64 >> (8 * j)) & 255];
+            if (x < m64) {
+                m64 = x;
+                best = k;
+            }
+        }
+        *sym = best;
+        return m64;
     }
     u128 m = s;
     int best = 0;
@@ -863,6 +894,29 @@ typedef struct {
     uint8_t first[MAXE], later[MAXE];
 } Quiet;
 
+/* quiet()'s moves: safe moves (one of each corner's two outer sides), those that
+ * give a box its second side first, and one opening per chain or loop. */
+static inline void quiet_moves(const Geometry *g, u128 drawn, u128 safe, const Comp *found,
+                               int n_found, Quiet *q)
+{
+    for (int k = 0; k < g->n_pairs; k++)
+        if ((safe & g->pair_low[k]) && (safe & g->pair_high[k]))
+            safe ^= g->pair_high[k];
+    q->n_first = q->n_later = 0;
+    for (; safe; safe &= safe - 1) {
+        int e = ctz128(safe);
+        if (drawn & g->around[e])
+            q->first[q->n_first++] = (uint8_t)e;
+        else
+            q->later[q->n_later++] = (uint8_t)e;
+    }
+    q->n_open = n_found;
+    for (int i = 0; i < n_found; i++) {
+        q->openings[i] = (uint8_t)found[i].opening;
+        q->caps[i] = found[i].size >= 3 ? (found[i].kind == 0 ? 2 : 4) - found[i].size : NO_CAP;
+    }
+}
+
 /* solver._Search._quiet_key: key, symmetry, openings (with their caps) and safe moves. */
 static void quiet(Table *tb, const Geometry *g, u128 drawn, uint64_t two, int left, Quiet *q,
                   int want_key)
@@ -935,27 +989,15 @@ static void quiet(Table *tb, const Geometry *g, u128 drawn, uint64_t two, int le
         q->value = loony_value(tb, comp, n_found);
         return;
     }
-    for (int k = 0; k < g->n_pairs; k++)
-        if ((safe & g->pair_low[k]) && (safe & g->pair_high[k]))
-            safe ^= g->pair_high[k];
-    q->n_first = q->n_later = 0;
-    for (; safe; safe &= safe - 1) {
-        int e = ctz128(safe);
-        if (drawn & g->around[e])
-            q->first[q->n_first++] = (uint8_t)e;
-        else
-            q->later[q->n_later++] = (uint8_t)e;
-    }
-    q->n_open = n_found;
-    for (int i = 0; i < n_found; i++) {
-        q->openings[i] = (uint8_t)found[i].opening;
-        q->caps[i] = found[i].size >= 3 ? (found[i].kind == 0 ? 2 : 4) - found[i].size : NO_CAP;
-    }
-    if (!want_key)
+    if (!want_key) {
+        quiet_moves(g, drawn, safe, found, n_found, q);
         return;
+    }
     if (!n_found) {
         q->key = canonical(g, drawn, &q->sym);
         q->chain = 0;
+        __builtin_prefetch(bucket_of(tb, q->key, q->chain));
+        quiet_moves(g, drawn, safe, found, n_found, q);
         return;
     }
     q->key = canonical(g, drawn | (undrawn & unsafe), &q->sym);
@@ -989,6 +1031,10 @@ static void quiet(Table *tb, const Geometry *g, u128 drawn, uint64_t two, int le
             h = mix64(h ^ lifted[i]);
         q->chain = h | (uint64_t)1 << 63;
     }
+    /* The search probes the table next: the line is on its way while the moves
+     * are listed. */
+    __builtin_prefetch(bucket_of(tb, q->key, q->chain));
+    quiet_moves(g, drawn, safe, found, n_found, q);
 }
 
 static void check_budget(Search *s)
