@@ -47,7 +47,7 @@ from types import ModuleType
 
 from dotsboxes.rules import Board, Edge
 
-from . import backend_name
+from . import _backend, backend_name
 from . import search as _search
 from ._backend import search_backend_name
 from .analysis import Analysis, analyse, arrays, raw_components
@@ -242,6 +242,20 @@ def _searched(
         max_depth=max_depth,
         playouts=playouts,
     ).edge
+
+
+def prepare(board: Board) -> None:
+    """Do the one-time work of ``board``'s size now: the solver's import and its
+    symmetry tables, the C search's tables (a few to tens of milliseconds that a
+    first move would otherwise take from its budget; the protocol calls this
+    when it is given a board size)."""
+    solver = _solver()
+    if solver is not None:
+        geo = solver.geometry(board.width, board.height)
+        if _backend.use_native(geo):
+            _backend.native_geometry(geo)
+    if _backend.use_native_search(board.width, board.height):
+        _search._native_geometry(board.width, board.height)
 
 
 def _solver() -> ModuleType | None:

@@ -73,6 +73,7 @@ class Session:
     def __init__(self) -> None:
         self.board = Board(5, 5)
         self.game = players.Game()
+        players.prepare(self.board)  # so that no go pays for the tables
 
     def handle(self, line: str) -> str | None:
         """Answer one command line (``None`` for blank lines and ``quit``)."""
@@ -95,6 +96,7 @@ class Session:
             raise ProtocolError("size takes two whole numbers of boxes, like 'size 5 5'")
         self.board = Board(int(args[0]), int(args[1]))
         self.game = players.Game()  # a new game: its own tables
+        players.prepare(self.board)
         return "ok"
 
     def _cmd_play(self, args: list[str]) -> str:

@@ -11,8 +11,9 @@ import time
 
 import pytest
 
-from dotsboxes.engine import deadline, players, search, solver
+from dotsboxes.engine import _bits, deadline, players, search, solver
 from dotsboxes.engine.players import Game
+from dotsboxes.engine.protocol import Session
 
 from .test_players import random_position
 
@@ -108,3 +109,14 @@ def test_a_hint_with_almost_no_time_is_still_a_legal_move_with_a_reason():
     board = random_position(5, 5, 20, seed=4)
     h = players.hint(board, budget=1e-6)
     assert h.edge in board.legal_moves and h.reason
+
+
+def test_the_protocol_builds_a_board_sizes_tables_when_given_the_size_not_at_its_first_go():
+    # The symmetry tables of a size take milliseconds to build (tens on 9 x 9 in
+    # Python): a first go must not pay them from its budget.
+    _bits.geometry.cache_clear()
+    Session().handle("size 6 4")
+    before = _bits.geometry.cache_info()
+    _bits.geometry(6, 4)
+    after = _bits.geometry.cache_info()
+    assert (after.hits, after.misses) == (before.hits + 1, before.misses)
