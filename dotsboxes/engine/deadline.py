@@ -12,8 +12,10 @@ due (one gap until the next look, one for unwinding and answering).
 Gaps are only learned where the clock is read often (the search's regular
 looks, :meth:`Deadline.passed`) or where a stop came late (:meth:`Deadline.late`):
 a stage that reads the clock once, before and after a long piece of work, says
-nothing about the scheduler.  The process remembers the last move's gap, half
-of it per move since, so a loaded machine is known from a move's first look.
+nothing about the scheduler.  The process remembers the longest gap it has
+seen, halved for every :data:`HALF_LIFE` seconds since, so a loaded machine is
+known from a move's first look (by time, not by move: the quick moves between
+two long ones learn nothing and must not make it forget).
 """
 
 from __future__ import annotations
@@ -22,9 +24,22 @@ import time
 
 #: Seconds kept back for answering once thinking has stopped (building the answer).
 SLACK = 0.002
+#: Seconds after which a gap seen counts half.
+HALF_LIFE = 10.0
 
-# The longest gap the previous move saw (see Deadline.__init__).
-_remembered = 0.0
+# The longest gap seen lately and when (perf_counter), for the next Deadline.
+_remembered = (0.0, 0.0)
+
+
+def forget() -> None:
+    """Forget the gaps seen so far (tests and benchmarks that start afresh)."""
+    global _remembered
+    _remembered = (0.0, 0.0)
+
+
+def _recent_gap(now: float) -> float:
+    gap, seen = _remembered
+    return gap * 0.5 ** ((now - seen) / HALF_LIFE) if gap else 0.0
 
 
 class Deadline:
@@ -33,11 +48,9 @@ class Deadline:
     __slots__ = ("due", "gap", "last")
 
     def __init__(self, due: float) -> None:
-        global _remembered
         self.due = due
-        self.gap = _remembered / 2
-        _remembered = self.gap
         self.last = time.perf_counter()
+        self.gap = _recent_gap(self.last)
 
     def look(self) -> float:
         """Read the clock without learning from it (a stage starts looking often)."""
@@ -69,4 +82,6 @@ class Deadline:
     def _learn(self, gap: float) -> None:
         global _remembered
         self.gap = gap
-        _remembered = max(_remembered, gap)
+        now = time.perf_counter()
+        if gap > _recent_gap(now):
+            _remembered = (gap, now)

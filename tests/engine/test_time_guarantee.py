@@ -20,10 +20,10 @@ from .test_players import random_position
 
 @pytest.fixture(autouse=True)
 def _forget_gaps():
-    # A Deadline remembers the last move's gap for the next one: keep these tests'
-    # gaps away from the tests that follow in this process.
+    # The process remembers the scheduler's gaps for the next moves: keep these
+    # tests' gaps away from the tests that follow in this process.
     yield
-    deadline._remembered = 0.0
+    deadline.forget()
 
 
 def test_a_search_whose_deadline_is_gone_stops_at_once_with_a_legal_move():
@@ -56,7 +56,7 @@ def test_a_rushed_master_still_plays_what_its_table_has_proved():
     known = game.think(board, budget=5.0, hard_stop=False)
     assert known.exact and known.nodes > 10_000
     best = solver.solve(board).best
-    deadline._remembered = 0.0  # no earlier test's gaps
+    deadline.forget()  # no earlier test's gaps
     rushed = game.think(board, budget=0.01)  # 6,800 nodes native, 510 Python
     assert rushed.exact and rushed.value == known.value and rushed.edge in best
     assert rushed.nodes < 1_000
@@ -97,7 +97,12 @@ def test_a_deadline_stops_two_gaps_and_the_slack_before_the_answer_is_due():
     assert not d.passed()
     d.late(5.0)
     assert d.passed()  # two gaps of 5 s do not fit in what is left
-    assert deadline.Deadline(due).gap == pytest.approx(2.5)  # the next move starts warned
+    # The next move starts warned, and the warning fades with time, not with moves.
+    assert deadline.Deadline(due).gap == pytest.approx(5.0, rel=0.01)
+    assert deadline.Deadline(due).gap == pytest.approx(5.0, rel=0.01)
+    assert deadline._recent_gap(time.perf_counter() + deadline.HALF_LIFE) == pytest.approx(
+        2.5, rel=0.01
+    )
 
 
 def test_a_deadline_already_gone_has_passed_and_leaves_nothing():
