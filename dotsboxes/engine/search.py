@@ -405,18 +405,8 @@ def search(
     """
     if isinstance(deadline, (int, float)):
         deadline = Deadline(deadline)
-    if _backend.use_native_search(board.width, board.height):
-        return native_search(
-            board,
-            max_nodes=max_nodes,
-            deadline=deadline,
-            seed=seed,
-            max_depth=max_depth,
-            playouts=playouts,
-            only=only,
-            table=table,
-        )
-    return python_search(
+    native = _backend.use_native_search(board.width, board.height)
+    return (native_search if native else python_search)(
         board,
         max_nodes=max_nodes,
         deadline=deadline,
