@@ -173,6 +173,9 @@ def test_on_a_phone_the_verdict_is_on_screen_after_a_tap_and_the_board_stays(
     assert box["y"] >= 0 and box["y"] + box["height"] <= 700, box
     assert page.evaluate(board_top) == before
     page.get_by_role("button", name="Start the puzzle again").click()
+    # The fresh start has replaced the board (and cleared the verdict) before the next
+    # tap: a tap on the board it replaces is lost with it (seen once in CI).
+    expect(verdict).to_have_count(0)
     page.get_by_role("button", name="Draw e1-e2", exact=True).click()  # right: the line goes on
     expect(verdict).to_contain_text("Right: e1-e2. Keep going")
     box = verdict.bounding_box()
