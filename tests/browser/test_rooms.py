@@ -329,9 +329,11 @@ def test_a_page_that_misses_a_push_fetches_the_whole_room(site, browser):
     play_some({"blue": alice, "red": bob}, 1, 4)
     expect(alice.locator("#room-sync")).to_have_attribute("data-version", str(start + 1))
     carol.wait_for_timeout(500)
-    assert version(carol) == start  # the push was lost
-    play_some({"blue": alice, "red": bob}, 1, 5, carol)  # the next one shows the gap
-    expect(carol.locator("#room-sync")).to_have_attribute("data-version", str(start + 2))
+    if version(carol) == start:  # the push was lost
+        play_some({"blue": alice, "red": bob}, 1, 5, carol)  # the next one shows the gap
+        expect(carol.locator("#room-sync")).to_have_attribute("data-version", str(start + 2))
+    # Else another of the room's messages showed the gap first (seen once in CI): the page
+    # caught up all the same, and only a fetch of the room can have brought it (below).
     assert fetched, "the gap did not make the page fetch the room"
     seen = carol.evaluate(SNAPSHOT)
     carol.reload()
