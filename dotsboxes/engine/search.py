@@ -401,10 +401,8 @@ def search(
     """Search ``board`` for the side to move within ``max_nodes`` nodes.
 
     On the native backend the C search (:func:`native_search`), else
-    :func:`python_search`; the arguments as there.
+    :func:`python_search`; the arguments as there (each takes a bare due time too).
     """
-    if isinstance(deadline, (int, float)):
-        deadline = Deadline(deadline)
     native = _backend.use_native_search(board.width, board.height)
     return (native_search if native else python_search)(
         board,
