@@ -215,8 +215,15 @@ if REDIS_URL:
                 },
             }
         }
+    # The cache holds rate-limit counts, leases and claims keyed by user id and address:
+    # two sites on one Redis database (or the test suite's servers, each on a database
+    # of its own) would share them without a prefix of their own.
     CACHES = {
-        "default": {"BACKEND": "dotsboxes.rediscache.SharedRedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "dotsboxes.rediscache.SharedRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", ""),
+        }
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

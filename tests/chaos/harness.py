@@ -60,6 +60,7 @@ def site_env(
 ) -> Iterator[dict[str, str]]:
     """The environment of a fresh site: migrated database, DEBUG as asked, rate limits on."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    prefix = f"chaos-{uuid.uuid4().hex[:8]}"  # its own channel and cache keys in Redis
     env.update(
         DJANGO_SETTINGS_MODULE="dotsboxes.settings",
         DEBUG="1" if debug else "0",
@@ -71,7 +72,8 @@ def site_env(
         CSRF_COOKIE_SECURE="0",
         PYTHONUNBUFFERED="1",
         ENGINE_WORKERS="1",
-        CHANNEL_PREFIX=f"chaos-{uuid.uuid4().hex[:8]}",
+        CHANNEL_PREFIX=prefix,
+        CACHE_KEY_PREFIX=prefix,
         LOG_LEVEL="WARNING",
         # Its own: two sites collecting into one folder at once (xdist) broke collectstatic.
         STATIC_ROOT=str(tmp / "static"),

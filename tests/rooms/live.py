@@ -65,11 +65,16 @@ def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30) -> 
 def server_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     """Environment for server subprocesses: their own fresh database, this test's layer."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    # A server's own Redis keys: on the suite's shared Redis, servers of other tests
+    # (both xdist workers') would otherwise count this one's handshakes per address
+    # and per user id, which every fresh database starts again at 1.
+    prefix = f"live-{uuid.uuid4().hex[:8]}"
     env.update(
         DJANGO_SETTINGS_MODULE="dotsboxes.settings",
         DEBUG="1",
         PYTHONUNBUFFERED="1",
-        CHANNEL_PREFIX=f"live-{uuid.uuid4().hex[:8]}",
+        CHANNEL_PREFIX=prefix,
+        CACHE_KEY_PREFIX=prefix,
         ENGINE_WORKERS="1",
         LIVE_LOG_DIR=str(tmp_path),
     )
