@@ -2,6 +2,7 @@
 
 import logging
 import os
+import threading
 
 import django
 from asgiref.sync import sync_to_async
@@ -54,7 +55,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from dotsboxes import gcpolicy  # noqa: E402
+from dotsboxes import gcpolicy, jobs  # noqa: E402
 from dotsboxes.rooms import ticker  # noqa: E402
 from dotsboxes.rooms.routing import websocket_urlpatterns as room_routes  # noqa: E402
 from dotsboxes.tournaments.routing import websocket_urlpatterns as tournament_routes  # noqa: E402
@@ -63,8 +64,16 @@ from dotsboxes.tournaments.routing import websocket_urlpatterns as tournament_ro
 websocket_urlpatterns = [*tournament_routes, *room_routes]
 
 
+def warm_engine() -> None:
+    """Start the engine pools' workers in the background (``ENGINE_WARM_AT_START``):
+    spawning processes is no work for the event loop, and nobody waits for it."""
+    if settings.ENGINE_WARM_AT_START:
+        threading.Thread(target=jobs.warm, name="engine-warm", daemon=True).start()
+
+
 class StartRoomClock:
-    """Make sure this process's room clock runs (servers without Twisted start it here)."""
+    """Make sure this process's room clock runs (servers without Twisted start it here),
+    and warm the engine as uvicorn starts."""
 
     def __init__(self, app):
         self.app = app
@@ -75,6 +84,7 @@ class StartRoomClock:
             while True:
                 message = await receive()
                 if message["type"] == "lifespan.startup":
+                    warm_engine()
                     await send({"type": "lifespan.startup.complete"})
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
@@ -83,6 +93,8 @@ class StartRoomClock:
 
 
 ticker.start_with_server()  # under Daphne: at startup, before anyone connects
+if ticker.under_daphne():
+    warm_engine()
 application = StartRoomClock(
     ProtocolTypeRouter(
         {

@@ -237,6 +237,12 @@ else:
 ENGINE_QUEUE = env_bool("ENGINE_QUEUE", False)
 if ENGINE_QUEUE and not REDIS_URL:
     raise ImproperlyConfigured("ENGINE_QUEUE=1 needs REDIS_URL (the queues live in Redis)")
+# A server (Daphne or uvicorn) starts its engine pools' workers as it starts, each with
+# the engine loaded, so the first visitor's analysis board or computer move does not
+# wait seconds for processes to start.  Off: the workers start on first use (the test
+# suite's many short-lived servers turn it off; tests/jobs/test_warm.py turns it on).
+# Nothing to warm with ENGINE_QUEUE: the engine workers are separate processes.
+ENGINE_WARM_AT_START = env_bool("ENGINE_WARM_AT_START", True)
 # Redis key prefix of the queues: sites (or test runs) sharing one Redis keep apart.
 ENGINE_QUEUE_NAMESPACE = os.environ.get("ENGINE_QUEUE_NAMESPACE") or "dotsboxes"
 

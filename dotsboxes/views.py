@@ -70,10 +70,18 @@ def healthz_workers(request: HttpRequest) -> JsonResponse:
 
     With ``ENGINE_QUEUE`` off the web processes run the engine themselves: 200.
     ``backend`` (embedded) or ``backends`` (the live workers'): the solver core in
-    use, ``native`` (C) or ``python``.
+    use, ``native`` (C) or ``python``.  ``warm`` (embedded): whether the engine
+    workers this server started as it started are ready (null: it started none).
     """
     if not jobs.queued():
-        return JsonResponse({"status": "ok", "engine": "embedded", "backend": backend_name()})
+        return JsonResponse(
+            {
+                "status": "ok",
+                "engine": "embedded",
+                "backend": backend_name(),
+                "warm": jobs.warmed(),
+            }
+        )
     from dotsboxes.jobs.worker import live_workers
 
     workers = live_workers()

@@ -13,6 +13,10 @@ import pytest
 # a full collection: in a test process that would keep every test's cycles until the
 # refreeze.  Off here and in the servers tests start; tests/test_gcpolicy.py tests it.
 os.environ.setdefault("SERVER_GC_REFREEZE_SECONDS", "0")
+# The servers tests start leave their engine workers to first use, as before: a suite
+# starts dozens of servers, most of which never ask the engine anything.
+# tests/jobs/test_warm.py tests the warm start.
+os.environ.setdefault("ENGINE_WARM_AT_START", "0")
 
 
 @pytest.fixture

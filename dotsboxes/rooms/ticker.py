@@ -276,9 +276,14 @@ def ensure_started() -> None:
     _task = asyncio.get_running_loop().create_task(run_forever(work=mode == "embedded"))
 
 
+def under_daphne() -> bool:
+    """True in a Daphne server process (Twisted's reactor is installed)."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    return reactor is not None and hasattr(reactor, "callWhenRunning")
+
+
 def start_with_server() -> None:
     """Under Daphne (Twisted's asyncio reactor) start the clock as soon as the server runs,
     whether or not anyone connects.  Other servers start it on their first event."""
-    reactor = sys.modules.get("twisted.internet.reactor")
-    if reactor is not None and hasattr(reactor, "callWhenRunning"):
-        reactor.callWhenRunning(ensure_started)
+    if under_daphne():
+        sys.modules["twisted.internet.reactor"].callWhenRunning(ensure_started)
