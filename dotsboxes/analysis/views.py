@@ -328,6 +328,9 @@ def _render_board(
         "scale": [(c, label) for _b, c, label in SCALE],
         "sizes": [(f"{w}x{h}", f"{w} × {h}") for w, h in BOARD_SIZES],  # noqa: RUF001 - the multiplication sign
         "annotate_version": annotate.VERSION,
+        # A position just shown (a page, an edge drawn) asks once after 150 ms, then
+        # every 250 ms: a warm server has the empty 3 x 3 board's values in about 0.1 s.
+        "first_poll": not (request.htmx and request.htmx.trigger == "analysis-board"),
     }
     template = "analysis/board.html"
     if request.htmx:

@@ -12,9 +12,13 @@ migrated database.  Once ``/healthz`` answers, it opens
 ``/analysis/?position=KEY`` and polls it as the page does (``HX-Request``, the
 same browser cookie) until every free edge's value is exact, and prints the
 seconds from the first GET to that poll, the board's value and what the page
-said.  The page polls every 250 ms until the first values come, then every second
-(templates/analysis/board.html); this polls every ``--poll`` seconds (0.05) to time
-the server, and also prints when the page's own polls would have shown the values.
+said.  The page asks once after 150 ms, then every 250 ms until the first values
+come, then every second (templates/analysis/board.html); this polls every
+``--poll`` seconds (0.05) to time the server, and also prints when the page's own
+polls would have shown the values.
+``--after-warm``: the visitor comes once the server's engine workers are up (the
+server starts them as it starts: ``ENGINE_WARM_AT_START``, on by default); without
+it, as soon as ``/healthz`` answers (``ENGINE_WARM_AT_START=0``: the old cold start).
 Medians over ``--runs``, the load average, and the server's CPU seconds (its process
 and its descendants: the engine pools' fork server and workers).
 """
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import http.cookiejar
+import json
 import math
 import os
 import re
@@ -40,14 +45,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 ROW = re.compile(r'<tr><th scope="row">([a-z]\d+-[a-z]\d+)</th><td>([+-]\d+)</td><td>([^<]*)</td>')
 STATE = re.compile(r'data-state="(\w+)"')
-# templates/analysis/board.html: every 250 ms until the first values, then every second.
-FIRST_POLL, LATER_POLL = 0.25, 1.0
+# templates/analysis/board.html: once after 150 ms, then every 250 ms until the first
+# values, then every second.
+FIRST_ASK, FIRST_POLL, LATER_POLL = 0.15, 0.25, 1.0
 
 
 def on_the_page(first: float, exact: float) -> float:
     """When the page's own polls would have shown exact values (server times ``first``
     values and ``exact`` ones)."""
-    shown = math.ceil(first / FIRST_POLL) * FIRST_POLL
+    shown = FIRST_ASK + max(0, math.ceil((first - FIRST_ASK) / FIRST_POLL)) * FIRST_POLL
     return shown if exact <= shown else shown + math.ceil((exact - shown) / LATER_POLL)
 
 
@@ -93,6 +99,21 @@ def wait_up(base: str) -> None:
     raise RuntimeError(f"{base} did not start")
 
 
+def wait_warm(base: str) -> float:
+    """Seconds until ``/healthz/workers`` says the engine workers the server started as it
+    started are ready (``ENGINE_WARM_AT_START``)."""
+    start = time.perf_counter()
+    for _ in range(1200):
+        with urllib.request.urlopen(base + "/healthz/workers", timeout=5) as r:
+            warm = json.loads(r.read())["warm"]
+        if warm is None:
+            raise RuntimeError("this server warms nothing: ENGINE_WARM_AT_START is off")
+        if warm:
+            return time.perf_counter() - start
+        time.sleep(0.05)
+    raise RuntimeError(f"{base} never warmed")
+
+
 def time_to_exact(base: str, position: str, poll: float, limit: float) -> dict:
     opener = urllib.request.build_opener(
         urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
@@ -129,6 +150,12 @@ def main() -> None:
     parser.add_argument("--positions", default="3x3.0.0.b,4x3.0.0.b")
     parser.add_argument("--poll", type=float, default=0.05)
     parser.add_argument("--limit", type=float, default=60.0, help="give up after, s")
+    parser.add_argument(
+        "--after-warm",
+        action="store_true",
+        help="the visitor comes once the server's engine workers are up (ENGINE_WARM_AT_START);"
+        " without it, as soon as /healthz answers",
+    )
     parser.add_argument("--port", type=int, default=int(os.environ.get("TEST_PORT_BASE", 9400)))
     args = parser.parse_args()
     backend = os.environ.get("DOTSBOXES_ENGINE_BACKEND", "auto")
@@ -146,6 +173,7 @@ def main() -> None:
             try:
                 base = f"http://127.0.0.1:{port}"
                 wait_up(base)
+                warmed = wait_warm(base) if args.after_warm else None
                 cpu = server_cpu(server.pid)
                 got = time_to_exact(base, position, args.poll, args.limit)
                 cpu = server_cpu(server.pid) - cpu
@@ -160,7 +188,8 @@ def main() -> None:
                 f"after {got['seconds']:.2f} s (first values {got['first'] or 0:.2f} s), "
                 f"value {got['value'] if got['value'] is None else format(got['value'], '+d')}, "
                 f"{got['edges']} edges, state {got['state']}, "
-                f"server CPU {cpu:.2f} s, load {os.getloadavg()[0]:.2f}",
+                f"server CPU {cpu:.2f} s, load {os.getloadavg()[0]:.2f}"
+                + ("" if warmed is None else f"; warm {warmed:.2f} s after /healthz"),
                 flush=True,
             )
         print(
