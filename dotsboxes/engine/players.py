@@ -258,17 +258,6 @@ def prepare(board: Board) -> None:
         _search._native_geometry(board.width, board.height)
 
 
-def warm_up() -> str:
-    """An engine process's first work: import what engine jobs run and build the
-    default board's tables, so that the first visitor does not wait for them
-    (:func:`dotsboxes.jobs.warm` sends it to every worker as a server starts).
-    Returns the solver core in use."""
-    from . import annotate, board_values  # noqa: F401  (loaded for what loading costs)
-
-    prepare(Board(5, 5))
-    return backend_name()
-
-
 def _solver() -> ModuleType | None:
     """The exact solver module, if this installation has it."""
     try:

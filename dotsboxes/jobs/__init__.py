@@ -87,7 +87,7 @@ def warm() -> None:
     :func:`warmed` says when those jobs have run.  Nothing to do in an engine
     worker, with the queue (the workers are other processes), or a second time.
     """
-    from dotsboxes.engine.players import warm_up
+    from dotsboxes.engine.warmup import warm_up
 
     if _in_worker or queued():
         return

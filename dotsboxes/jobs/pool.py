@@ -57,7 +57,7 @@ def _worker_init(server_pid: int, progress_queue: Any = None) -> None:
     _exit_with(server_pid)
     # Load the engine now, before the first job, so no job's time goes on imports
     # and tables.  A failure here is the first job's to report, not the pool's.
-    from dotsboxes.engine.players import warm_up
+    from dotsboxes.engine.warmup import warm_up
 
     with contextlib.suppress(Exception):
         warm_up()
