@@ -10,8 +10,8 @@ holds at most its share of the queue: another player's analysis waits behind
 at most ``per_player()`` of the flooder's, never behind all of them.
 
 :func:`admit` is the one place the share is counted.  It runs in a transaction
-that locks the owner's user (or session) row, so two requests of one owner at
-once cannot both take the last place.
+that holds a lock on the owner (:func:`_lock_owner`), so two requests of one owner
+at once cannot both take the last place.
 
 :func:`worth_analysing` is the rule for automatic analyses (docs/ANALYSIS.md says
 why): a finished game played against someone (the computer or another person),
@@ -24,9 +24,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.sessions.models import Session
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from dotsboxes.games.models import Game
@@ -65,11 +63,19 @@ def owner_of_game(game: Game) -> str:
 
 
 def _lock_owner(owner: str) -> None:
-    kind, _, key = owner.partition(":")
-    if kind == "user":
-        list(get_user_model().objects.select_for_update().filter(pk=key).values_list("pk"))
-    elif kind == "session":
-        list(Session.objects.select_for_update().filter(session_key=key).values_list("pk"))
+    """Hold the owner's admissions to one at a time until this transaction ends.
+
+    PostgreSQL: a transaction-level advisory lock on the owner's key.  It used to lock
+    the owner's user or session row, which locks nothing when there is no such row (a
+    session gone, an owner key without a row): two admissions then both took the last
+    place (CI saw a flood hold 4 of 2).  SQLite: every write transaction is IMMEDIATE
+    (``SQLITE_OPTIONS``), so admissions run one at a time already.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"analysis-owner:{owner}"]
+            )
 
 
 def in_lane(owner: str) -> int:

@@ -77,9 +77,18 @@ def test_a_flood_of_requests_holds_at_most_its_share_of_the_lane_and_others_go_f
     assert sum(1 for s in sent if s > theirs.sent_at) >= 4
 
 
-def test_the_share_is_counted_once_when_one_owner_asks_from_many_threads_at_once(settings):
+@pytest.mark.parametrize("kind", ["user", "user without a row", "session without a row"])
+def test_the_share_is_counted_once_when_one_owner_asks_from_many_threads_at_once(settings, kind):
     settings.ANALYSIS_PER_PLAYER = 2
-    owner = f"user:{get_user_model().objects.create_user('cy', password='pw12345678').pk}"
+    # The owner's lock must hold whether or not a user or session row stands behind the
+    # key (it locked that row, so a key without one let the threads through together).
+    owner = {
+        "user": lambda: (
+            f"user:{get_user_model().objects.create_user('cy', password='pw12345678').pk}"
+        ),
+        "user without a row": lambda: "user:987654",
+        "session without a row": lambda: "session:no-such-session",
+    }[kind]()
     games_ = [played_game(width=2, height=2, seed=s, mode=Game.Mode.LOCAL) for s in range(6)]
     for game in games_:  # rows waiting, as a burst of requests left them
         GameAnalysis.objects.create(
