@@ -19,6 +19,26 @@ os.environ.setdefault("SERVER_GC_REFREEZE_SECONDS", "0")
 os.environ.setdefault("ENGINE_WARM_AT_START", "0")
 
 
+def _own_cache_keys() -> None:
+    """On Redis, this test process's cache keys are its own (settings are loaded before
+    this file, so the environment cannot say it: the prefix is set on them directly,
+    before any cache is made).
+
+    Both xdist workers share one Redis database, and some keys name no database row:
+    the analysis board's values are keyed by position, so a test that deleted the empty
+    5 x 5 board's values met the other worker's copy (CI's PostgreSQL run, once).
+    """
+    from django.conf import settings
+
+    cache = settings.CACHES["default"]
+    if "redis" in cache["BACKEND"].lower():
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        cache["KEY_PREFIX"] = f"test-{worker}-{os.getpid()}"
+
+
+_own_cache_keys()
+
+
 @pytest.fixture
 def alice(client):
     """A browser session: anonymous players are identified by their session."""
