@@ -27,6 +27,9 @@ def _own_cache_keys() -> None:
     Both xdist workers share one Redis database, and some keys name no database row:
     the analysis board's values are keyed by position, so a test that deleted the empty
     5 x 5 board's values met the other worker's copy (CI's PostgreSQL run, once).
+    The environment carries the same prefix to the processes a test starts on its own
+    database (``engine_worker`` in tests/jobs/test_queue.py), which share its cache;
+    servers on databases of their own get theirs (tests/rooms/live.py).
     """
     from django.conf import settings
 
@@ -34,6 +37,7 @@ def _own_cache_keys() -> None:
     if "redis" in cache["BACKEND"].lower():
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         cache["KEY_PREFIX"] = f"test-{worker}-{os.getpid()}"
+        os.environ["CACHE_KEY_PREFIX"] = cache["KEY_PREFIX"]
 
 
 _own_cache_keys()
