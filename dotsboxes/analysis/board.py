@@ -43,6 +43,12 @@ _jobs = 0
 _jobs_lock = threading.Lock()
 
 
+def running() -> int:
+    """Board passes this process runs now (at most :data:`BUSY_LIMIT`)."""
+    with _jobs_lock:
+        return _jobs
+
+
 def _key(position: str) -> str:
     return f"analysis:board:{connection.settings_dict['NAME']}:{position}"
 
