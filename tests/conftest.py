@@ -24,9 +24,9 @@ def _own_cache_keys() -> None:
     this file, so the environment cannot say it: the prefix is set on them directly,
     before any cache is made).
 
-    Both xdist workers share one Redis database, and some keys name no database row:
-    the analysis board's values are keyed by position, so a test that deleted the empty
-    5 x 5 board's values met the other worker's copy (CI's PostgreSQL run, once).
+    Both xdist workers share one Redis database, and not every key names its database
+    (the analysis board's values do; rate-limit counts per address and per user id do
+    not), so without a prefix one worker's keys could meet the other's.
     The environment carries the same prefix to the processes a test starts on its own
     database (``engine_worker`` in tests/jobs/test_queue.py), which share its cache;
     servers on databases of their own get theirs (tests/rooms/live.py).
